@@ -1,0 +1,46 @@
+# The two commands a new user runs: `make reproduce` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
+export MPLBACKEND := Agg
+
+.PHONY: install reproduce test test-unit test-notebooks lab benchmarks clean
+
+install: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Reinstall whenever pyproject.toml (the list of dependencies) changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Execute every notebook headless, in place; the notebooks rewrite figures/.
+# nbconvert writes a notebook only after all its cells ran.
+reproduce: install
+	@for nb in $(NOTEBOOKS); do \
+		echo "executing $$nb"; \
+		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+			--ExecutePreprocessor.timeout=1800 "$$nb" || exit 1; \
+	done
+
+test: test-unit test-notebooks
+
+test-unit: install
+	$(BIN)/python -m pytest tests
+
+test-notebooks: install
+	$(BIN)/python -m pytest --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+lab: install
+	$(BIN)/jupyter lab notebooks
+
+benchmarks: install
+	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,25 @@
+"""minelib: exact answers about Minesweeper.
+
+Start with ``Board.from_text`` (the board model), ``to_constraints`` (board to
+the counting problem X v = y) and the counters in ``minelib.counters``.
+"""
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, to_constraints
+from minelib.counters import (
+    ALL_COUNTERS,
+    ARTICLE_COUNTERS,
+    BaselineCounter,
+    BruteForceCounter,
+    CutCounter,
+    FrontierCounter,
+    LastSpeedupCounter,
+    ShrinkCounter,
+    SortCounter,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ALL_COUNTERS", "ARTICLE_COUNTERS", "MINE", "UNOPENED", "BaselineCounter", "Board",
+    "BoardSize", "BruteForceCounter", "Cell", "CutCounter", "FrontierCounter",
+    "LastSpeedupCounter", "ShrinkCounter", "SortCounter", "to_constraints",
+]

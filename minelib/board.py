@@ -1,0 +1,238 @@
+"""The board model of article 000 (first half): size, cells, value codes, masks,
+a plain text format, and the board-to-constraint-system conversion (X, y).
+
+Cells are ``(y, x)`` tuples, ``(0, 0)`` top left, as in the article. A board's
+values are a small integer array: ``UNOPENED`` (-1), ``MINE`` (-10, a known mine
+or flag; the article's TARGET) or an opened number 0-8.
+
+The text format has one line per row: ``.`` unopened, ``0``-``8`` an opened
+number, ``F`` a known mine (flag)::
+
+    ..1F
+    ..11
+    ..00
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+Cell = tuple[int, int]
+
+UNOPENED = -1
+MINE = -10
+
+_CHAR_TO_VALUE = {".": UNOPENED, "F": MINE, **{str(n): n for n in range(9)}}
+_VALUE_TO_CHAR = {value: char for char, value in _CHAR_TO_VALUE.items()}
+_OFFSETS = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
+
+
+@dataclass(frozen=True)
+class BoardSize:
+    """The height and width of a rectangular board."""
+
+    height: int
+    width: int
+
+    def __post_init__(self):
+        for name in ("height", "width"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"board {name} must be a positive integer, got {value!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> BoardSize:
+        """The size written as ``HxW`` (e.g. ``16x30``)."""
+        parts = text.lower().split("x")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"board size must look like HxW (e.g. 16x30), got {text!r}")
+        return cls(int(parts[0]), int(parts[1]))
+
+    def __str__(self) -> str:
+        return f"{self.height}x{self.width}"
+
+    @property
+    def n_cells(self) -> int:
+        """The number of cells."""
+        return self.height * self.width
+
+    def cells(self) -> list[Cell]:
+        """Every cell, row by row."""
+        return [(y, x) for y in range(self.height) for x in range(self.width)]
+
+    def __contains__(self, cell: Cell) -> bool:
+        y, x = cell
+        return 0 <= y < self.height and 0 <= x < self.width
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """The up to eight cells around ``cell`` that lie on the board."""
+        y, x = cell
+        return [(y + dy, x + dx) for dy, dx in _OFFSETS if (y + dy, x + dx) in self]
+
+    def cell_id(self, cell: Cell) -> int:
+        """The cell's index in row-by-row order."""
+        return cell[0] * self.width + cell[1]
+
+    def cell_at(self, cell_id: int) -> Cell:
+        """The cell with index ``cell_id`` in row-by-row order."""
+        return divmod(cell_id, self.width)
+
+
+def neighbour_sums(mask: np.ndarray) -> np.ndarray:
+    """For every cell, how many of its (up to 8) neighbours are set in ``mask``."""
+    padded = np.pad(mask.astype(np.int32), 1)
+    height, width = mask.shape
+    return sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width] for dy, dx in _OFFSETS)
+
+
+class Board:
+    """A position: what the player sees (unopened cells, numbers, known mines)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values):
+        values = np.array(values, dtype=np.int8)
+        if values.ndim != 2 or values.size == 0:
+            raise ValueError(f"a board needs at least one row and one column, got shape {values.shape}")
+        bad = ~np.isin(values, list(_VALUE_TO_CHAR))
+        if bad.any():
+            y, x = map(int, np.argwhere(bad)[0])
+            raise ValueError(f"cell ({y}, {x}) has value {values[y, x]}, expected -1, -10 or 0-8")
+        too_big = values > neighbour_sums(np.ones(values.shape, dtype=bool))
+        if too_big.any():
+            y, x = map(int, np.argwhere(too_big)[0])
+            n = len(BoardSize(*values.shape).neighbours((y, x)))
+            raise ValueError(f"cell ({y}, {x}) shows {values[y, x]} but has only {n} neighbours")
+        values.setflags(write=False)
+        self.values = values
+
+    @classmethod
+    def from_text(cls, text: str) -> Board:
+        """Parse the text format (blank lines around the board are ignored)."""
+        lines = [line.strip() for line in text.strip().splitlines()]
+        if not lines or not lines[0]:
+            raise ValueError("the board is empty")
+        rows = []
+        for number, line in enumerate(lines, start=1):
+            if len(line) != len(lines[0]):
+                raise ValueError(f"line {number} has {len(line)} cells, expected {len(lines[0])}")
+            for column, char in enumerate(line, start=1):
+                if char not in _CHAR_TO_VALUE:
+                    raise ValueError(
+                        f"line {number}, column {column}: unknown character {char!r} "
+                        "(expected '.', 'F' or a digit 0-8)")
+            rows.append([_CHAR_TO_VALUE[char] for char in line])
+        return cls(rows)
+
+    @classmethod
+    def unopened(cls, size: BoardSize) -> Board:
+        """A board with every cell unopened."""
+        return cls(np.full((size.height, size.width), UNOPENED))
+
+    def to_text(self) -> str:
+        """The board in the text format, one line per row."""
+        return "\n".join("".join(_VALUE_TO_CHAR[v] for v in row) for row in self.values.tolist())
+
+    __str__ = to_text
+
+    def __repr__(self) -> str:
+        return f"Board.from_text({self.to_text()!r})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Board) and np.array_equal(self.values, other.values)
+
+    def __hash__(self) -> int:
+        return hash((self.values.shape, self.values.tobytes()))
+
+    @property
+    def size(self) -> BoardSize:
+        """The board's size."""
+        return BoardSize(*self.values.shape)
+
+    def with_value(self, cell: Cell, value: int) -> Board:
+        """A copy of this board with one cell changed."""
+        values = self.values.copy()
+        values[cell] = value
+        return Board(values)
+
+    # Masks (boolean arrays of the board's shape), in the article's vocabulary.
+    def numbers_mask(self) -> np.ndarray:
+        """Opened cells showing a number (the article's "info" cells)."""
+        return self.values >= 0
+
+    def mines_mask(self) -> np.ndarray:
+        """Known mines (flags; the article's "target" cells)."""
+        return self.values == MINE
+
+    def unopened_mask(self) -> np.ndarray:
+        """Unopened cells that are not known mines (the article's "unknown" cells)."""
+        return self.values == UNOPENED
+
+    def frontier_mask(self) -> np.ndarray:
+        """Unopened cells with at least one number next to them."""
+        return self.unopened_mask() & (neighbour_sums(self.numbers_mask()) > 0)
+
+    def interior_mask(self) -> np.ndarray:
+        """Unopened cells with no number next to them."""
+        return self.unopened_mask() & (neighbour_sums(self.numbers_mask()) == 0)
+
+    def cells_where(self, mask: np.ndarray) -> list[Cell]:
+        """The cells set in ``mask``, row by row."""
+        return [(int(y), int(x)) for y, x in np.argwhere(mask)]
+
+    def number_cells(self) -> list[Cell]:
+        """Opened cells showing a number, row by row."""
+        return self.cells_where(self.numbers_mask())
+
+    def mine_cells(self) -> list[Cell]:
+        """Known mines, row by row."""
+        return self.cells_where(self.mines_mask())
+
+    def unopened_cells(self) -> list[Cell]:
+        """Unopened cells that are not known mines, row by row."""
+        return self.cells_where(self.unopened_mask())
+
+
+class Constraints(NamedTuple):
+    """A counting problem built from a board: 0/1 matrix X, targets y, and the cell of each column."""
+
+    X: np.ndarray
+    y: np.ndarray
+    cells: list[Cell]
+
+
+def check_mines(board: Board, mines: int) -> None:
+    """Raise ValueError if ``mines`` cannot be the total mine count of ``board``."""
+    if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
+        raise ValueError(f"the mine count must be an integer, got {mines!r}")
+    if not 0 <= mines <= board.size.n_cells:
+        raise ValueError(f"{mines} mines do not fit on a {board.size} board of {board.size.n_cells} cells")
+    flags = len(board.mine_cells())
+    if flags > mines:
+        raise ValueError(f"the board has {flags} flags but only {mines} mines in total")
+
+
+def to_constraints(board: Board, mines: int | None = None) -> Constraints:
+    """Board to (X, y) as in article 000: one row per number, then the total-mine row.
+
+    Columns are the unopened cells in row-by-row order. A number's target is its
+    value less the known mines around it; the total row (present when ``mines`` is
+    given) asks for the mines not yet flagged.
+    """
+    size, cells = board.size, board.unopened_cells()
+    column = {cell: j for j, cell in enumerate(cells)}
+    numbers = board.number_cells()
+    X = np.zeros((len(numbers) + (mines is not None), len(cells)), dtype=np.int32)
+    y = np.zeros(len(X), dtype=np.int32)
+    mine_mask = board.mines_mask()
+    for i, cell in enumerate(numbers):
+        around = size.neighbours(cell)
+        X[i, [column[c] for c in around if c in column]] = 1
+        y[i] = board.values[cell] - sum(bool(mine_mask[c]) for c in around)
+    if mines is not None:
+        check_mines(board, mines)
+        X[-1, :] = 1
+        y[-1] = mines - int(mine_mask.sum())
+    return Constraints(X, y, cells)

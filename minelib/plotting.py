@@ -1,0 +1,76 @@
+"""Figure style in one place, and ``save_figure`` writing byte-stable files to figures/.
+
+The same figure saved twice gives the same bytes: fixed rcParams, a fixed
+``svg.hashsalt``, and no dates or version strings in the metadata.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+
+STYLE = {
+    "figure.figsize": (7.0, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 100,
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "image.cmap": "viridis",
+    "svg.hashsalt": "minelib",
+    "svg.fonttype": "path",
+    "path.simplify": True,
+}
+
+_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None, "Creator": None},
+}
+
+
+def use_style() -> None:
+    """Apply minelib's figure style to matplotlib."""
+    mpl.rcParams.update(STYLE)
+
+
+def figures_dir(start: Path | None = None) -> Path:
+    """The project's figures/ folder: $MINELIB_FIGURES, else the nearest figures/ above ``start``."""
+    if os.environ.get("MINELIB_FIGURES"):
+        return Path(os.environ["MINELIB_FIGURES"])
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "figures").is_dir():
+            return folder / "figures"
+    return here / "figures"
+
+
+def save_figure(fig, name: str, directory: Path | str | None = None) -> list[Path]:
+    """Write ``fig`` as ``name.png`` and ``name.svg``; return the paths written.
+
+    Each file is written to a temporary name first and then renamed, so an
+    interrupted run never leaves half a figure behind.
+    """
+    if not name or any(sep in name for sep in "/\\") or name.startswith("."):
+        raise ValueError(f"figure name must be a plain file stem like 'counter_times', got {name!r}")
+    folder = Path(directory) if directory is not None else figures_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    with mpl.rc_context(STYLE):
+        for fmt, metadata in _METADATA.items():
+            path = folder / f"{name}.{fmt}"
+            tmp = path.with_suffix(f".{fmt}.tmp")
+            fig.savefig(tmp, format=fmt, metadata=metadata)
+            os.replace(tmp, path)
+            written.append(path)
+    return written
+
+
+def new_figure(**kwargs):
+    """A figure and axes in minelib's style (``plt.subplots`` arguments)."""
+    use_style()
+    return plt.subplots(**kwargs)

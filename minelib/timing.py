@@ -1,0 +1,146 @@
+"""Timing and benchmarks in the style of article 001.
+
+``Timer`` measures a block; ``run_benchmark`` times several counters on the same
+problems (skipping a counter on a problem once it passes a time cap) and
+``format_article_table`` / ``summary_table`` print what it measured. Timings are
+for reading, never for asserting: machines here are shared and noisy.
+"""
+from __future__ import annotations
+
+import signal
+import statistics
+import threading
+import time
+from collections.abc import Callable, Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from minelib.problems import problem_label
+
+
+class Timer:
+    """Context manager measuring wall-clock seconds; ``reporter`` (if given) receives them."""
+
+    __slots__ = ("reporter", "start", "seconds")
+
+    def __init__(self, reporter: Callable[[float], object] | None = None):
+        self.reporter = reporter
+        self.seconds: float | None = None
+
+    def __enter__(self) -> Timer:
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.seconds = time.perf_counter() - self.start
+        if self.reporter is not None:
+            self.reporter(self.seconds)
+
+
+class TimeCapExceeded(Exception):
+    """Raised inside a block that ran longer than its ``time_cap``."""
+
+
+@contextmanager
+def time_cap(seconds: float | None):
+    """Interrupt the block with TimeCapExceeded after ``seconds`` (main thread, POSIX)."""
+    usable = seconds is not None and hasattr(signal, "setitimer") \
+        and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise TimeCapExceeded(f"over the time cap of {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One counter on one problem: the count and seconds, or None for both if skipped."""
+
+    problem: int
+    label: str
+    counter: str
+    count: int | None
+    seconds: float | None
+
+
+def run_benchmark(counters: Iterable, problems: Iterable[tuple[np.ndarray, np.ndarray]],
+                  cap: float | None = None, labels: Iterable[str] | None = None) -> list[Measurement]:
+    """Time every counter on every problem; a run past ``cap`` seconds is recorded as skipped."""
+    counters = list(counters)
+    problems = list(problems)
+    labels = list(labels) if labels is not None else [problem_label(X) for X, _ in problems]
+    rows = []
+    for i, ((X, y), label) in enumerate(zip(problems, labels)):
+        for counter in counters:
+            name = type(counter).__name__
+            if hasattr(counter, "clear_cache"):  # time cold runs, not memo hits
+                counter.clear_cache()
+            try:
+                with time_cap(cap), Timer() as timer:
+                    n = counter.count(X, y)
+            except TimeCapExceeded:
+                rows.append(Measurement(i, label, name, None, None))
+                continue
+            rows.append(Measurement(i, label, name, n, timer.seconds))
+    return rows
+
+
+def check_agreement(rows: list[Measurement]) -> None:
+    """Raise AssertionError if two counters gave different counts for one problem."""
+    for problem in sorted({r.problem for r in rows}):
+        counts = {r.counter: r.count for r in rows if r.problem == problem and r.count is not None}
+        if len(set(counts.values())) > 1:
+            raise AssertionError(f"problem {problem}: counters disagree: {counts}")
+
+
+def format_article_table(rows: list[Measurement], cap: float | None = None) -> str:
+    """Lines in the article's format: ``2x43 (#=15471286560) LastSpeedupCounter: 0.00042 [sec]``."""
+    lines = []
+    for r in rows:
+        if r.seconds is None:
+            lines.append(f"{r.label} {r.counter}: skipped (over the {cap} s cap)")
+        else:
+            lines.append(f"{r.label} (#={r.count}) {r.counter}: {r.seconds:.8f} [sec]")
+    return "\n".join(lines)
+
+
+def summary(rows: list[Measurement], reference: str) -> list[dict]:
+    """Per counter: problems finished and skipped, median seconds, median ratio to ``reference``."""
+    reference_time = {r.problem: r.seconds for r in rows if r.counter == reference}
+    table = []
+    for name in dict.fromkeys(r.counter for r in rows):
+        mine = [r for r in rows if r.counter == name]
+        done = [r for r in mine if r.seconds is not None]
+        ratios = [r.seconds / reference_time[r.problem] for r in done
+                  if reference_time.get(r.problem)]
+        table.append({
+            "counter": name,
+            "finished": len(done),
+            "skipped": len(mine) - len(done),
+            "median_s": statistics.median(r.seconds for r in done) if done else None,
+            "median_ratio": statistics.median(ratios) if ratios else None,
+        })
+    return table
+
+
+def format_summary(rows: list[Measurement], reference: str) -> str:
+    """``summary`` as an aligned text table."""
+    lines = [f"{'counter':<20} {'finished':>8} {'skipped':>7} {'median s':>12} {'ratio to ' + reference:>30}"]
+    for entry in summary(rows, reference):
+        median = "-" if entry["median_s"] is None else f"{entry['median_s']:.6f}"
+        ratio = "-" if entry["median_ratio"] is None else f"{entry['median_ratio']:.3g}"
+        lines.append(f"{entry['counter']:<20} {entry['finished']:>8} {entry['skipped']:>7} "
+                     f"{median:>12} {ratio:>30}")
+    return "\n".join(lines)

@@ -1,0 +1,118 @@
+"""The board model: vocabulary, text format, masks, and board to (X, y)."""
+import numpy as np
+import pytest
+from hypothesis import given
+
+from minelib.board import MINE, UNOPENED, Board, BoardSize, check_mines, to_constraints
+from tests.conftest import positions
+
+EXAMPLE = """
+..1F
+..11
+..00
+"""
+
+
+def test_neighbours_stay_on_the_board():
+    size = BoardSize(3, 4)
+    assert sorted(size.neighbours((0, 0))) == [(0, 1), (1, 0), (1, 1)]
+    assert len(size.neighbours((0, 1))) == 5
+    assert len(size.neighbours((1, 1))) == 8
+    assert size.neighbours((0, 0)) == [c for c in size.neighbours((0, 0)) if c in size]
+
+
+def test_cell_ids_round_trip_row_by_row():
+    size = BoardSize(3, 4)
+    assert [size.cell_id(c) for c in size.cells()] == list(range(12))
+    assert [size.cell_at(i) for i in range(12)] == size.cells()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("16x", "HxW"), ("ax3", "HxW"), ("0x3", "height"), ("3x0", "width"), ("3x3x3", "HxW")])
+def test_board_size_parse_rejects_malformed_sizes(text, message):
+    with pytest.raises(ValueError, match=message):
+        BoardSize.parse(text)
+
+
+def test_board_size_parse_and_print():
+    assert BoardSize.parse("16x30") == BoardSize(16, 30)
+    assert str(BoardSize(16, 30)) == "16x30"
+
+
+def test_text_format_round_trips():
+    board = Board.from_text(EXAMPLE)
+    assert board.to_text() == EXAMPLE.strip()
+    assert Board.from_text(board.to_text()) == board
+    assert board.values[0, 3] == MINE and board.values[0, 0] == UNOPENED and board.values[1, 2] == 1
+
+
+@given(positions(max_height=5, max_width=6))
+def test_any_board_round_trips_through_text(position):
+    board, _ = position
+    assert Board.from_text(board.to_text()) == board
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"),
+    ("\n\n", "empty"),
+    ("...\n..", "line 2 has 2 cells, expected 3"),
+    ("..x", "line 1, column 3: unknown character 'x'"),
+    ("...\n.9.", "unknown character '9'"),
+    ("4.\n..", r"cell \(0, 0\) shows 4 but has only 3 neighbours"),
+    ("...\n.\n...", "line 2 has 1 cells"),
+])
+def test_malformed_text_is_rejected_with_its_place(text, message):
+    with pytest.raises(ValueError, match=message):
+        Board.from_text(text)
+
+
+def test_bad_value_codes_are_rejected():
+    with pytest.raises(ValueError, match=r"cell \(0, 1\) has value 9"):
+        Board([[0, 9]])
+    with pytest.raises(ValueError, match="at least one row"):
+        Board(np.zeros((0, 3)))
+
+
+def test_masks_follow_the_article_vocabulary():
+    board = Board.from_text(EXAMPLE)
+    assert board.number_cells() == [(0, 2), (1, 2), (1, 3), (2, 2), (2, 3)]
+    assert board.mine_cells() == [(0, 3)]
+    assert board.unopened_cells() == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    assert board.cells_where(board.frontier_mask()) == [(0, 1), (1, 1), (2, 1)]
+    assert board.cells_where(board.interior_mask()) == [(0, 0), (1, 0), (2, 0)]
+
+
+def test_board_is_immutable_and_with_value_copies():
+    board = Board.from_text("..")
+    with pytest.raises(ValueError):
+        board.values[0, 0] = 1
+    changed = board.with_value((0, 1), 1)
+    assert changed.to_text() == ".1" and board.to_text() == ".."
+
+
+def test_to_constraints_subtracts_flags_and_adds_the_total_row():
+    X, y, cells = to_constraints(Board.from_text(EXAMPLE), mines=3)
+    assert cells == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    # rows: numbers at (0,2) (1,2) (1,3) (2,2) (2,3), then the total row
+    assert X.tolist() == [
+        [0, 1, 0, 1, 0, 0],
+        [0, 1, 0, 1, 0, 1],
+        [0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 1, 0, 1],
+        [0, 0, 0, 0, 0, 0],
+        [1, 1, 1, 1, 1, 1],
+    ]
+    assert y.tolist() == [0, 0, 0, 0, 0, 2]
+
+
+def test_to_constraints_without_total_has_only_number_rows():
+    X, y, _ = to_constraints(Board.from_text(EXAMPLE))
+    assert X.shape == (5, 6) and y.tolist() == [0, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("mines, message", [
+    (-1, "do not fit"), (13, "13 mines do not fit on a 3x4 board"), (0, "1 flags but only 0 mines"),
+    (1.5, "must be an integer"), (True, "must be an integer")])
+def test_impossible_mine_totals_are_rejected(mines, message):
+    with pytest.raises(ValueError, match=message):
+        check_mines(Board.from_text(EXAMPLE), mines)

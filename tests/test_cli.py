@@ -1,0 +1,49 @@
+"""python -m minelib count: files, stdin, JSON, and one-line errors with status 2."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from minelib.cli import main
+
+BOARD = "..1F\n..11\n..00\n"
+
+
+def run(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "minelib", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_count_reads_stdin_and_prints_the_count():
+    result = run("count", "--mines", "3", stdin=BOARD)
+    assert result.returncode == 0 and result.stdout == "3\n" and result.stderr == ""
+
+
+def test_count_reads_a_file_and_prints_json(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(BOARD)
+    result = run("count", "--mines", "3", "--json", str(path))
+    assert result.returncode == 0 and json.loads(result.stdout) == {"count": 3}
+
+
+
+@pytest.mark.parametrize("args, stdin, message", [
+    (["count", "--mines", "3"], "..1F\n..1\n", "line 2 has 3 cells, expected 4"),
+    (["count", "--mines", "9"], "..\n..\n", "9 mines do not fit on a 2x2 board"),
+    (["count", "--mines", "0"], ".F\n", "1 flags but only 0 mines"),
+    (["count", "--mines", "1", "missing.txt"], "", "cannot read missing.txt"),
+    (["count"], "..\n", "required: --mines"),
+    (["count", "--mines", "x"], "..\n", "invalid int value"),
+    (["count", "--mines", "1", "--fast"], "..\n", "unrecognized arguments: --fast"),
+    (["frobnicate"], "", "invalid choice"),
+])
+def test_bad_input_prints_one_line_and_exits_2(args, stdin, message):
+    result = run(*args, stdin=stdin)
+    assert result.returncode == 2 and result.stdout == ""
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_count_of_an_impossible_position_is_zero():
+    result = run("count", "--mines", "1", stdin="2.\n..\n")  # the 2 needs two mines, one allowed
+    assert result.returncode == 0 and result.stdout == "0\n"

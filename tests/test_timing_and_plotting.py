@@ -1,0 +1,72 @@
+"""The benchmark helpers and byte-stable figures."""
+import time
+
+import numpy as np
+import pytest
+
+from minelib.counters import CutCounter, FrontierCounter
+from minelib.plotting import new_figure, save_figure
+from minelib.timing import (
+    Measurement, TimeCapExceeded, Timer, check_agreement, format_article_table, run_benchmark, summary,
+    time_cap)
+
+
+def test_timer_measures_a_block_and_reports_it():
+    reported = []
+    with Timer(reported.append) as timer:
+        time.sleep(0.01)
+    assert timer.seconds >= 0.01 and reported == [timer.seconds]
+
+
+def test_time_cap_interrupts_a_long_block():
+    with pytest.raises(TimeCapExceeded):
+        with time_cap(0.05):
+            while True:
+                pass
+
+
+def test_benchmark_records_skipped_runs_and_prints_the_article_format():
+    class Slow:
+        def count(self, X, y):
+            time.sleep(5)
+
+    X, y = np.ones((1, 3), dtype=int), np.array([1])
+    rows = run_benchmark([FrontierCounter(), Slow()], [(X, y)], cap=0.1)
+    assert rows[0].count == 3 and rows[1].count is None and rows[1].seconds is None
+    text = format_article_table(rows, cap=0.1)
+    assert "1x3 (#=3) FrontierCounter:" in text and "Slow: skipped (over the 0.1 s cap)" in text
+
+
+def test_summary_gives_ratios_to_the_reference():
+    rows = [Measurement(0, "a", "Ref", 1, 1.0), Measurement(0, "a", "Other", 1, 4.0),
+            Measurement(1, "b", "Ref", 2, 2.0), Measurement(1, "b", "Other", None, None)]
+    table = {entry["counter"]: entry for entry in summary(rows, "Ref")}
+    assert table["Other"]["median_ratio"] == 4.0 and table["Other"]["skipped"] == 1
+    assert table["Ref"]["median_s"] == 1.5
+
+
+def test_check_agreement_catches_disagreeing_counters():
+    with pytest.raises(AssertionError, match="disagree"):
+        check_agreement([Measurement(0, "a", "A", 1, 0.1), Measurement(0, "a", "B", 2, 0.1)])
+    check_agreement(run_benchmark([CutCounter(), FrontierCounter()], [(np.ones((1, 4), int), [2])]))
+
+
+def test_saved_figures_are_byte_stable(tmp_path):
+    def draw():
+        fig, ax = new_figure()
+        ax.semilogy([1, 2, 3], [1e-3, 1e-2, 1], marker="o", label="x")
+        ax.legend()
+        return fig
+
+    first = [p.read_bytes() for p in save_figure(draw(), "plot", tmp_path)]
+    second = [p.read_bytes() for p in save_figure(draw(), "plot", tmp_path)]
+    assert first == second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "plot.svg"]
+    assert b"<dc:date>" not in first[1] and b"Matplotlib v" not in first[1]
+
+
+@pytest.mark.parametrize("name", ["", "../x", "a/b", ".hidden"])
+def test_save_figure_rejects_bad_names(name, tmp_path):
+    fig, _ = new_figure()
+    with pytest.raises(ValueError, match="plain file stem"):
+        save_figure(fig, name, tmp_path)
