@@ -195,12 +195,25 @@ class Board:
         return self.cells_where(self.unopened_mask())
 
 
+def mask_picture(mask: np.ndarray) -> str:
+    """A boolean mask as text: ``#`` where set, ``.`` elsewhere."""
+    return "\n".join("".join("#" if v else "." for v in row) for row in np.asarray(mask).tolist())
+
+
 class Constraints(NamedTuple):
     """A counting problem built from a board: 0/1 matrix X, targets y, and the cell of each column."""
 
     X: np.ndarray
     y: np.ndarray
     cells: list[Cell]
+
+    def equations(self) -> list[str]:
+        """Each row as an equation over its cells, e.g. ``(0,1) + (1,1) = 0``."""
+        lines = []
+        for row, target in zip(self.X, self.y):
+            seen = [f"({y},{x})" for (y, x), bit in zip(self.cells, row) if bit]
+            lines.append(f"{' + '.join(seen) or '0'} = {target}")
+        return lines
 
 
 def check_mines(board: Board, mines: int) -> None:

@@ -50,7 +50,7 @@ def figures_dir(start: Path | None = None) -> Path:
 
 
 def save_figure(fig, name: str, directory: Path | str | None = None) -> list[Path]:
-    """Write ``fig`` as ``name.png`` and ``name.svg``; return the paths written.
+    """Write ``fig`` as ``name.png`` and ``name.svg``; return the paths written (relative to the cwd).
 
     Each file is written to a temporary name first and then renamed, so an
     interrupted run never leaves half a figure behind.
@@ -66,7 +66,7 @@ def save_figure(fig, name: str, directory: Path | str | None = None) -> list[Pat
             tmp = path.with_suffix(f".{fmt}.tmp")
             fig.savefig(tmp, format=fmt, metadata=metadata)
             os.replace(tmp, path)
-            written.append(path)
+            written.append(Path(os.path.relpath(path)))
     return written
 
 

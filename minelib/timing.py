@@ -105,6 +105,18 @@ def check_agreement(rows: list[Measurement]) -> None:
             raise AssertionError(f"problem {problem}: counters disagree: {counts}")
 
 
+def counts_by_problem(rows: list[Measurement]) -> dict[str, int]:
+    """The agreed count of every problem (labels made unique), checking agreement first."""
+    check_agreement(rows)
+    counts: dict[str, int] = {}
+    for problem in sorted({r.problem for r in rows}):
+        done = [r for r in rows if r.problem == problem and r.count is not None]
+        label = next(r.label for r in rows if r.problem == problem)
+        key = label if label not in counts else f"{label} #{problem}"
+        counts[key] = done[0].count if done else None
+    return counts
+
+
 def format_article_table(rows: list[Measurement], cap: float | None = None) -> str:
     """Lines in the article's format: ``2x43 (#=15471286560) LastSpeedupCounter: 0.00042 [sec]``."""
     lines = []

@@ -116,3 +116,10 @@ def test_to_constraints_without_total_has_only_number_rows():
 def test_impossible_mine_totals_are_rejected(mines, message):
     with pytest.raises(ValueError, match=message):
         check_mines(Board.from_text(EXAMPLE), mines)
+
+
+def test_equations_and_mask_pictures_read_like_the_board():
+    from minelib.board import mask_picture
+    constraints = to_constraints(Board.from_text("1.\n.."), mines=1)
+    assert constraints.equations() == ["(0,1) + (1,0) + (1,1) = 1", "(0,1) + (1,0) + (1,1) = 1"]
+    assert mask_picture(Board.from_text(EXAMPLE).frontier_mask()) == ".#..\n.#..\n.#.."

@@ -7,7 +7,8 @@ import pytest
 from minelib.counters import CutCounter, FrontierCounter
 from minelib.plotting import new_figure, save_figure
 from minelib.timing import (
-    Measurement, TimeCapExceeded, Timer, check_agreement, format_article_table, run_benchmark, summary,
+    Measurement, TimeCapExceeded, Timer, check_agreement, counts_by_problem, format_article_table,
+    run_benchmark, summary,
     time_cap)
 
 
@@ -62,6 +63,7 @@ def test_saved_figures_are_byte_stable(tmp_path):
     second = [p.read_bytes() for p in save_figure(draw(), "plot", tmp_path)]
     assert first == second
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "plot.svg"]
+    assert not any(p.is_absolute() for p in save_figure(draw(), "plot", tmp_path))
     assert b"<dc:date>" not in first[1] and b"Matplotlib v" not in first[1]
 
 
@@ -70,3 +72,9 @@ def test_save_figure_rejects_bad_names(name, tmp_path):
     fig, _ = new_figure()
     with pytest.raises(ValueError, match="plain file stem"):
         save_figure(fig, name, tmp_path)
+
+
+def test_counts_by_problem_keeps_every_problem():
+    rows = [Measurement(0, "2x3", "A", 5, 0.1), Measurement(0, "2x3", "B", None, None),
+            Measurement(1, "2x3", "A", 7, 0.1), Measurement(2, "1x1", "A", None, None)]
+    assert counts_by_problem(rows) == {"2x3": 5, "2x3 #1": 7, "1x1": None}
