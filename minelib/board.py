@@ -180,7 +180,7 @@ class Board:
 
     def cells_where(self, mask: np.ndarray) -> list[Cell]:
         """The cells set in ``mask``, row by row."""
-        return [(int(y), int(x)) for y, x in np.argwhere(mask)]
+        return [(y, x) for y, x in np.argwhere(mask).tolist()]
 
     def number_cells(self) -> list[Cell]:
         """Opened cells showing a number, row by row."""
@@ -234,18 +234,24 @@ def to_constraints(board: Board, mines: int | None = None) -> Constraints:
     value less the known mines around it; the total row (present when ``mines`` is
     given) asks for the mines not yet flagged.
     """
-    size, cells = board.size, board.unopened_cells()
-    column = {cell: j for j, cell in enumerate(cells)}
-    numbers = board.number_cells()
-    X = np.zeros((len(numbers) + (mines is not None), len(cells)), dtype=np.int32)
-    y = np.zeros(len(X), dtype=np.int32)
-    mine_mask = board.mines_mask()
-    for i, cell in enumerate(numbers):
-        around = size.neighbours(cell)
-        X[i, [column[c] for c in around if c in column]] = 1
-        y[i] = board.values[cell] - sum(bool(mine_mask[c]) for c in around)
     if mines is not None:
         check_mines(board, mines)
+    unopened, numbers = board.unopened_mask(), board.numbers_mask()
+    column = np.full(unopened.shape, -1)
+    column[unopened] = np.arange(int(unopened.sum()))
+    number_y, number_x = np.nonzero(numbers)
+    X = np.zeros((len(number_y) + (mines is not None), int(unopened.sum())), dtype=np.int32)
+    height, width = unopened.shape
+    for dy, dx in _OFFSETS:  # one pass per direction instead of one per number
+        ny, nx = number_y + dy, number_x + dx
+        inside = (0 <= ny) & (ny < height) & (0 <= nx) & (nx < width)
+        seen = np.full(len(ny), -1)
+        seen[inside] = column[ny[inside], nx[inside]]
+        rows = np.flatnonzero(seen >= 0)
+        X[rows, seen[rows]] = 1
+    y = np.zeros(len(X), dtype=np.int32)
+    y[:len(number_y)] = board.values[numbers] - neighbour_sums(board.mines_mask())[numbers]
+    if mines is not None:
         X[-1, :] = 1
-        y[-1] = mines - int(mine_mask.sum())
-    return Constraints(X, y, cells)
+        y[-1] = mines - int(board.mines_mask().sum())
+    return Constraints(X, y, board.cells_where(unopened))

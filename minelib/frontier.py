@@ -32,6 +32,7 @@ class Component:
     rows: tuple[tuple[int, ...], ...]
     targets: tuple[int, ...]
     columns: tuple[tuple[int, ...], ...]  # the original columns of each group
+    row_ids: tuple[int, ...] = ()         # the original rows its rows were made from
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,47 @@ def decompose(X: np.ndarray, y: np.ndarray) -> Decomposition:
     totals = set(y[full_rows].tolist())
     feasible = not (y[empty_rows] != 0).any() and len(totals) <= 1
     local = ~(empty_rows | full_rows)
-    X_local, y_local = X[local], y[local]
+    X_local, y_local, sources = reduce_subsets(X[local], y[local])
     groups: dict[bytes, list[int]] = defaultdict(list)
     for j, column in enumerate(X_local.T.astype(np.uint8)):
         groups[column.tobytes()].append(j)
     free = tuple(groups.pop(bytes(len(X_local)), ()))
     group_columns = list(groups.values())
     rows_of_group = [np.flatnonzero(X_local[:, cols[0]]).tolist() for cols in group_columns]
+    original_rows = np.flatnonzero(local)
     components = [
-        _component(members, group_columns, rows_of_group, y_local)
+        _component(members, group_columns, rows_of_group, y_local, original_rows, sources)
         for members in _connected(rows_of_group, len(X_local))
     ]
     return Decomposition(tuple(components), totals.pop() if totals else None, free, feasible)
+
+
+def reduce_subsets(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[set[int]]]:
+    """An equivalent system in which row b becomes b - a whenever row a's columns lie inside b's.
+
+    "These 2 cells hold 1 mine" inside "these 5 cells hold 2" leaves "the other 3
+    hold 1": smaller rows link fewer cells, which splits components and narrows
+    the DP. Every subtraction removes ones, so the loop ends. Also returns, for
+    each row, the original rows it was made from.
+    """
+    X, y = X.copy(), y.copy()
+    sources = [{r} for r in range(len(X))]
+    while len(X):
+        size = X.sum(axis=1)
+        overlap = X.astype(np.float64) @ X.T.astype(np.float64)  # exact for 0/1 rows of this size
+        inside = (overlap == size[:, None]) & (size[:, None] < size[None, :])  # inside[a, b]: a in b
+        changed = False
+        for b in np.flatnonzero(inside.any(axis=0)):
+            for a in sorted(np.flatnonzero(inside[:, b]), key=lambda a: -size[a]):
+                if (X[a] <= X[b]).all() and X[a].any():  # rows changed earlier in this round
+                    X[b] -= X[a]
+                    y[b] -= y[a]
+                    sources[b] |= sources[a]
+                    changed = True
+                    break
+        if not changed:
+            break
+    return X, y, sources
 
 
 def _connected(rows_of_group: list[list[int]], n_rows: int) -> list[list[int]]:
@@ -89,7 +119,7 @@ def _connected(rows_of_group: list[list[int]], n_rows: int) -> list[list[int]]:
     return list(members.values())
 
 
-def _component(members, group_columns, rows_of_group, y_local) -> Component:
+def _component(members, group_columns, rows_of_group, y_local, original_rows, sources) -> Component:
     """The component made of groups ``members``, with rows renumbered from 0."""
     row_ids = sorted({r for g in members for r in rows_of_group[g]})
     index = {r: i for i, r in enumerate(row_ids)}
@@ -102,6 +132,7 @@ def _component(members, group_columns, rows_of_group, y_local) -> Component:
         rows=tuple(map(tuple, rows)),
         targets=tuple(int(y_local[r]) for r in row_ids),
         columns=tuple(tuple(group_columns[g]) for g in members),
+        row_ids=tuple(sorted({int(original_rows[k]) for r in row_ids for k in sources[r]})),
     )
 
 
@@ -133,63 +164,116 @@ def narrow_order(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...]) -> l
     return order
 
 
-@lru_cache(maxsize=200_000)
-def component_polynomial(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...],
-                         targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The ways to satisfy a component, by ones used, as sorted (ones, ways) pairs.
+@dataclass(frozen=True)
+class Step:
+    """Placing ones in one group: the rows it opens and touches, and what stays open after."""
 
-    A forward dynamic programme over the groups in ``narrow_order``: the state is
-    what each open row still needs; a row closes when its last group is placed.
+    group: int
+    size: int
+    new_targets: tuple[int, ...]  # targets of the rows this group opens
+    touched: tuple[int, ...]      # positions, in the state, of the rows that see the group
+    room: tuple[int, ...]         # cells those rows still have after this group
+    keep: tuple[int, ...]         # positions of the rows still open after this group
+
+    def moves(self, state: tuple[int, ...]):
+        """(ones placed, ways, next state) for each way to fill the group from ``state``."""
+        need = state + self.new_targets
+        for j in range(self.size + 1):
+            after = list(need)
+            for i, space in zip(self.touched, self.room):
+                after[i] -= j
+                if not 0 <= after[i] <= space:
+                    break
+            else:
+                yield j, comb(self.size, j), tuple(after[i] for i in self.keep)
+
+
+def plan(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...], targets: tuple[int, ...]) -> list[Step]:
+    """The DP steps of a component, one per group in ``narrow_order``.
+
+    The state is what each open row still needs; a row opens with its first
+    group and closes (must need 0) with its last.
     """
     order = narrow_order(sizes, rows)
     position = {g: i for i, g in enumerate(order)}
     last = [max(position[g] for g in groups) for groups in rows]
-    capacity = list(_row_sizes(sizes, rows))  # cells a row still has to place
-    active: list[int] = []  # open rows, in the order of the state tuple
-    states: dict[tuple[int, ...], Polynomial] = {(): {0: 1}}
+    capacity = [sum(sizes[g] for g in groups) for groups in rows]
     rows_of = defaultdict(list)
     for r, groups in enumerate(rows):
         for g in groups:
             rows_of[g].append(r)
-    for step, g in enumerate(order):
+    active: list[int] = []
+    steps = []
+    for i, g in enumerate(order):
         new_rows = [r for r in rows_of[g] if r not in active]
         active_after = active + new_rows
-        touched = [active_after.index(r) for r in rows_of[g]]
         for r in rows_of[g]:
             capacity[r] -= sizes[g]
-        keep = [i for i, r in enumerate(active_after) if last[r] != step]
-        states = _advance(states, [targets[r] for r in new_rows], touched,
-                          [capacity[r] for r in rows_of[g]], keep, sizes[g])
-        active = [active_after[i] for i in keep]
-        if not states:
-            return ()
-    return tuple(sorted(states.get((), {}).items()))
+        keep = tuple(k for k, r in enumerate(active_after) if last[r] != i)
+        steps.append(Step(g, sizes[g], tuple(targets[r] for r in new_rows),
+                          tuple(active_after.index(r) for r in rows_of[g]),
+                          tuple(capacity[r] for r in rows_of[g]), keep))
+        active = [active_after[k] for k in keep]
+    return steps
 
 
-def _row_sizes(sizes, rows):
-    return (sum(sizes[g] for g in groups) for groups in rows)
+class ComponentDP:
+    """The forward DP of one component, keeping every layer and transition for a backward pass.
+
+    ``layers[i]`` maps each state before step i to its polynomial (ones used so
+    far -> ways); ``edges[i]`` lists the transitions (state, ones, ways, next state).
+    """
+
+    def __init__(self, sizes, rows, targets):
+        self.steps = plan(sizes, rows, targets)
+        self.layers: list[dict[tuple[int, ...], Polynomial]] = [{(): {0: 1}}]
+        self.edges: list[list[tuple]] = []
+        for step in self.steps:
+            following: dict[tuple[int, ...], Polynomial] = defaultdict(lambda: defaultdict(int))
+            edges = []
+            for state, poly in self.layers[-1].items():
+                for j, ways, nxt in step.moves(state):
+                    edges.append((state, j, ways, nxt))
+                    target = following[nxt]
+                    for ones, count in poly.items():
+                        target[ones + j] += count * ways
+            self.layers.append(following)
+            self.edges.append(edges)
+
+    def polynomial(self) -> Polynomial:
+        """Ways to satisfy the component, by ones used (empty if it cannot be satisfied)."""
+        return dict(self.layers[-1].get((), {}))
+
+    def group_weights(self, weight: dict[int, int]) -> tuple[int, list[int]]:
+        """Sum over solutions of weight[ones used], and per group, of (ones in group) * weight.
+
+        A backward pass: ``value[state][a]`` is the weighted number of ways to
+        finish from ``state`` when ``a`` ones are already used.
+        """
+        value = {(): defaultdict(int, {k: weight.get(k, 0) for k in self.polynomial()})}
+        per_group = [0] * len(self.steps)
+        for step, layer, edges in zip(reversed(self.steps), reversed(self.layers[:-1]), reversed(self.edges)):
+            current = {state: defaultdict(int) for state in layer}
+            in_group = 0
+            for state, j, ways, nxt in edges:
+                after, before, here = value.get(nxt), layer[state], current[state]
+                if after is None:
+                    continue
+                for a, count in before.items():
+                    share = ways * after[a + j]
+                    here[a] += share
+                    if j:
+                        in_group += j * count * share
+            per_group[step.group] = in_group
+            value = current
+        return value[()][0], per_group
 
 
-def _advance(states, new_targets, touched, room, keep, size):
-    """One DP step: place 0..size ones in a group seen by rows at ``touched``."""
-    result: dict[tuple[int, ...], Polynomial] = defaultdict(lambda: defaultdict(int))
-    weights = [comb(size, j) for j in range(size + 1)]
-    for state, poly in states.items():
-        need = list(state) + new_targets
-        for j, weight in enumerate(weights):
-            after = need.copy()
-            ok = True
-            for i, space in zip(touched, room):
-                after[i] -= j
-                if not 0 <= after[i] <= space:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            target = result[tuple(after[i] for i in keep)]
-            for ones, ways in poly.items():
-                target[ones + j] += ways * weight
-    return result
+@lru_cache(maxsize=200_000)
+def component_polynomial(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...],
+                         targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The ways to satisfy a component, by ones used, as sorted (ones, ways) pairs."""
+    return tuple(sorted(ComponentDP(sizes, rows, targets).polynomial().items()))
 
 
 def multiply(polys) -> Polynomial:

@@ -38,3 +38,13 @@ def layouts(board: Board, mines: int) -> Iterator[frozenset[Cell]]:
 def count_layouts(board: Board, mines: int) -> int:
     """The number of consistent mine layouts, by enumeration."""
     return sum(1 for _ in layouts(board, mines))
+
+
+def mine_counts(board: Board, mines: int) -> tuple[int, dict[Cell, int]]:
+    """The number of consistent layouts, and for every cell how many of them put a mine there."""
+    total, per_cell = 0, dict.fromkeys(board.size.cells(), 0)
+    for layout in layouts(board, mines):
+        total += 1
+        for cell in layout:
+            per_cell[cell] += 1
+    return total, per_cell

@@ -120,14 +120,18 @@ def _simple_logic_step(values: np.ndarray, layout: np.ndarray) -> bool:
 
 
 def midgame_positions(size: BoardSize, mines: int, rng: np.random.Generator,
-                      stages: tuple[float, ...] = (0.3, 0.5, 0.7)) -> list[Board]:
+                      stages: tuple[float, ...] = (0.3, 0.5, 0.7), guesses: str = "anywhere") -> list[Board]:
     """Positions of one seeded game, taken when the given fractions of safe cells are open.
 
     The game opens a random first cell (mine-free with its neighbours), applies
     the one-number rules until stuck, then opens a random safe cell as a lucky
-    guess, and so on. A snapshot is taken each time the player is stuck past a
-    stage, so every position is one where logic alone makes no progress.
+    guess (``guesses="anywhere"``) or a random safe cell next to a number
+    (``"frontier"``, closer to how people play), and so on. A snapshot is taken
+    each time the player is stuck past a stage, so in every position the
+    one-number rules make no progress.
     """
+    if guesses not in ("anywhere", "frontier"):
+        raise ValueError(f"guesses must be 'anywhere' or 'frontier', got {guesses!r}")
     first = (int(rng.integers(size.height)), int(rng.integers(size.width)))
     layout = random_layout(size, mines, first, rng)
     values = np.full(layout.shape, UNOPENED, dtype=np.int8)
@@ -145,6 +149,9 @@ def midgame_positions(size: BoardSize, mines: int, rng: np.random.Generator,
             pending = [s for s in pending if opened < s * safe_total]
             if not pending:
                 break
-        hidden_safe = np.argwhere((values == UNOPENED) & ~layout)
-        reveal(values, layout, tuple(hidden_safe[rng.integers(len(hidden_safe))]))
+        hidden_safe = (values == UNOPENED) & ~layout
+        if guesses == "frontier" and (near := hidden_safe & (neighbour_sums(values >= 0) > 0)).any():
+            hidden_safe = near
+        choices = np.argwhere(hidden_safe)
+        reveal(values, layout, tuple(choices[rng.integers(len(choices))]))
     return positions

@@ -90,7 +90,18 @@ def test_components_are_independent_and_grouped():
     ])
     parts = frontier.decompose(X, np.array([1, 2, 1, 3]))
     assert parts.free == (5,) and parts.total == 3 and parts.feasible
-    assert sorted(c.columns for c in parts.components) == [((0, 1),), ((2,), (3, 4))]
+    # "2,3,4 hold 2" less "3,4 hold 1" leaves "2 holds 1": the second pair splits in two
+    assert sorted(c.columns for c in parts.components) == [((0, 1),), ((2,),), ((3, 4),)]
+    assert sorted(c.row_ids for c in parts.components) == [(0,), (1, 2), (2,)]
+
+
+def test_subset_reduction_keeps_the_solutions():
+    X = np.array([[1, 1, 1, 1, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 1]])
+    y = np.array([2, 1, 1])
+    X2, y2, sources = frontier.reduce_subsets(X, y)
+    assert X2.tolist() == [[1, 0, 0, 1, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 1]] and y2.tolist() == [1, 1, 1]
+    assert sources == [{0, 1}, {1}, {2}]
+    assert BruteForceCounter().count(X2, y2) == BruteForceCounter().count(X, y)
 
 
 def test_narrow_order_is_a_permutation():

@@ -1,0 +1,128 @@
+"""minelib.analyze against brute-force enumeration of layouts, and its errors."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minelib.analysis import ImpossiblePosition, analyze
+from minelib.board import MINE, Board, BoardSize, to_constraints
+from minelib.counters import FrontierCounter
+from minelib.oracles import mine_counts
+from minelib.problems import midgame_positions
+from tests.conftest import positions
+
+
+def assert_matches_brute_force(board, mines):
+    count, per_cell = mine_counts(board, mines)
+    result = analyze(board, mines)
+    assert result.count == count
+    for cell in board.size.cells():
+        value = board.values[cell]
+        expected = None if value >= 0 else Fraction(per_cell[cell], count)
+        assert result.probability(cell) == expected, cell
+        assert type(result.probability(cell)) in (Fraction, type(None))
+    unopened = board.unopened_cells()
+    assert result.safe == [c for c in unopened if per_cell[c] == 0]
+    assert result.mines == [c for c in unopened if per_cell[c] == count]
+    return result
+
+
+@given(positions())
+def test_analysis_agrees_with_brute_force(position):
+    assert_matches_brute_force(*position)
+
+
+@given(positions(), st.integers(-2, 2))
+def test_other_totals_agree_with_brute_force_or_are_impossible(position, delta):
+    board, mines = position
+    mines = max(len(board.mine_cells()), min(board.size.n_cells, mines + delta))
+    if mine_counts(board, mines)[0] == 0:
+        with pytest.raises(ImpossiblePosition):
+            analyze(board, mines)
+    else:
+        assert_matches_brute_force(board, mines)
+
+
+@given(positions())
+def test_probabilities_sum_to_the_mines_left(position):
+    board, mines = position
+    result = analyze(board, mines)
+    left = mines - len(board.mine_cells())
+    assert sum(result.probability(c) for c in board.unopened_cells()) == left
+
+
+@pytest.mark.parametrize("text, mines", [
+    ("F2.\n.2.\n...", 2),            # a flag counts toward the total and its numbers
+    ("0..\n...\n...", 1),            # a zero with unopened neighbours makes them safe
+    ("1....\n.....\n.....", 3),      # most cells are next to no number
+    ("11..\n....\n....", 2),         # the total decides cells beyond the numbers
+    ("11..\n....\n....", 1),         # ... and with one mine the far cells are safe
+    ("1.1\n...\n1.1", 2),
+    ("....\n.22.\n....", 4),
+])
+def test_worked_positions_agree_with_brute_force(text, mines):
+    assert_matches_brute_force(Board.from_text(text), mines)
+
+
+def test_the_total_changes_cells_next_to_no_number():
+    board = Board.from_text("11..\n....\n....")
+    far = (2, 3)
+    assert analyze(board, 1).probability(far) == 0
+    assert analyze(board, 2).probability(far) == Fraction(1, 6)
+    assert analyze(board, 3).probability(far) == Fraction(2, 6)
+
+
+def test_flags_are_mines_and_opened_cells_have_no_probability():
+    result = analyze("1F\n.1", 1)
+    assert result.probability((0, 1)) == 1 and result.probability((0, 0)) is None
+    assert result.safe == [(1, 0)] and result.mines == []
+
+
+def test_json_uses_exact_fraction_strings():
+    data = analyze("..1F\n..11\n..00", 3).to_json()
+    assert data == {"count": 3,
+                    "probabilities": [["2/3", "0", None, "1"], ["2/3", "0", None, None], ["2/3", "0", None, None]],
+                    "safe": [[0, 1], [1, 1], [2, 1]], "mines": []}
+
+
+def test_text_grid_marks_certain_cells():
+    text = analyze("..1F\n..11\n..00", 3).to_text()
+    assert "3 mine layouts" in text and "66.7" in text and "safe" in text and "(1)" in text
+    assert "certainly safe: (0,1) (1,1) (2,1)" in text
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_expert_positions_are_consistent(seed):
+    """On real 16x30/99 positions: the count matches FrontierCounter, probabilities sum to the mines left,
+    and certain cells really are certain in the hidden layout's game."""
+    for board in midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(seed)):
+        result = analyze(board, 99)
+        assert result.count == FrontierCounter().count(*to_constraints(board, 99)[:2])
+        assert sum(result.probability(c) for c in board.unopened_cells()) == 99 - len(board.mine_cells())
+        for cell in result.safe[:3] + result.mines[:3]:
+            forced = board.with_value(cell, MINE) if cell in result.safe else None
+            if forced is not None:
+                assert FrontierCounter().count(*to_constraints(forced, 99)[:2]) == 0
+
+
+@pytest.mark.parametrize("text, mines, message", [
+    ("2.\n..", 1, r"cell \(0, 0\) sees every unopened cell and needs 2 mines there, but 1 mine left"),
+    ("1F\nF.", 2, r"cell \(0, 0\) shows 1 but has 2 flags around it"),
+    ("3.\n1.\n..", 3, r"cell \(0, 0\) shows 3 but has only 0 flags and 2 unopened cells around it"),
+    ("1..1\n....", 1, "the numbers need 2 mines, but 1 mine left in all"),
+    ("11\n..\n..", 5, "5 mines left to place but only 4 unopened cells"),
+    ("10...\n.....", 1, r"no mine layout fits the numbers at \(0,0\) \(0,1\)"),
+    ("1.1\n1.1\n...", 2, "the numbers need 1 mine, but 2 mines left in all"),
+])
+def test_impossible_positions_say_why(text, mines, message):
+    with pytest.raises(ImpossiblePosition, match=message):
+        analyze(text, mines)
+
+
+def test_malformed_input_is_a_value_error():
+    with pytest.raises(ValueError, match="line 2 has 1 cells"):
+        analyze("..\n.", 1)
+    with pytest.raises(ValueError, match="do not fit"):
+        analyze("..", 3)
