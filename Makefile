@@ -4,7 +4,6 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
-export MPLBACKEND := Agg
 
 .PHONY: install reproduce test test-unit test-notebooks lab benchmarks clean
 

@@ -106,17 +106,17 @@ def analyze(board: Board | str, mines: int) -> Analysis:
         if not poly:
             raise ImpossiblePosition(f"no mine layout fits the numbers at {_cells_text(_number_cells(board, component))}")
     free = len(parts.free)
-    weights = [_outside_weights(polys, c, free, left) for c in range(len(polys))]
+    everything = frontier.multiply(polys)
+    count = sum(ways * choose(free, left - k) for k, ways in everything.items())
+    if count == 0:
+        raise ImpossiblePosition(_total_mismatch(everything, free, left))
     mine_weight = np.zeros(board.values.shape, dtype=object)
-    count = comb(free, left)
-    for component, dp, weight in zip(parts.components, dps, weights):
-        count, per_group = dp.group_weights(weight)
+    for c, (component, dp) in enumerate(zip(parts.components, dps)):
+        total, per_group = dp.group_weights(_outside_weights(polys, c, free, left))
+        assert total == count, "the backward pass must count every layout once"
         for columns, size, in_group in zip(component.columns, component.sizes, per_group):
             for j in columns:
-                mine_weight[cells[j]] = in_group // size
-    if count == 0:
-        raise ImpossiblePosition(_total_mismatch(polys, free, left))
-    everything = frontier.multiply(polys)
+                mine_weight[cells[j]] = in_group // size  # each cell of a group is a mine equally often
     free_weight = sum(ways * choose(free - 1, left - k - 1) for k, ways in everything.items())
     for j in parts.free:
         mine_weight[cells[j]] = free_weight
@@ -156,8 +156,7 @@ def _outside_weights(polys, c: int, free: int, left: int) -> dict[int, int]:
     return {k: sum(ways * choose(free, left - k - m) for m, ways in others.items()) for k in polys[c]}
 
 
-def _total_mismatch(polys, free: int, left: int) -> str:
-    everything = frontier.multiply(polys)
+def _total_mismatch(everything: frontier.Polynomial, free: int, left: int) -> str:
     low, high = min(everything), max(everything)
     need = _mines(low) if low == high else f"between {low} and {high} mines"
     return (f"the numbers need {need}, but {_mines(left)} left in all "

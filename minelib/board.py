@@ -224,7 +224,8 @@ def check_mines(board: Board, mines: int) -> None:
         raise ValueError(f"{mines} mines do not fit on a {board.size} board of {board.size.n_cells} cells")
     flags = len(board.mine_cells())
     if flags > mines:
-        raise ValueError(f"the board has {flags} flags but only {mines} mines in total")
+        raise ValueError(f"the board has {flags} flag{'s' * (flags != 1)} but only {mines} "
+                         f"mine{'s' * (mines != 1)} in total")
 
 
 def to_constraints(board: Board, mines: int | None = None) -> Constraints:

@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count --mines K [FILE] [--json]``.
+"""The command line: ``python -m minelib count|analyze --mines K [FILE] [--json]``.
 
 Bad input prints one line on stderr and exits with status 2.
 """
@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 
+from minelib.analysis import analyze
 from minelib.board import Board, to_constraints
 from minelib.counters import FrontierCounter
 
@@ -36,6 +37,17 @@ def _count(args) -> None:
     print(json.dumps({"count": n}) if args.json else n)
 
 
+def _analyze(args) -> None:
+    result = analyze(_read_board(args.file), args.mines)
+    print(json.dumps(result.to_json()) if args.json else result.to_text())
+
+
+def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) -> None:
+    command.add_argument("file", nargs="?", help="board file (default: standard input)")
+    command.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
+    command.add_argument("--json", action="store_true", help=json_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``python -m minelib``."""
     parser = _Parser(prog="python -m minelib", description="Exact answers about Minesweeper.")
@@ -44,10 +56,16 @@ def build_parser() -> argparse.ArgumentParser:
         "count", help="count the mine layouts consistent with a position",
         description="Read a board ('.' unopened, 0-8 numbers, 'F' flags; one line per row) "
                     "and print the exact number of mine layouts consistent with it.")
-    count.add_argument("file", nargs="?", help="board file (default: standard input)")
-    count.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
-    count.add_argument("--json", action="store_true", help='print {"count": N}')
+    _add_position_arguments(count, 'print {"count": N}')
     count.set_defaults(run=_count)
+    analysis = commands.add_parser(
+        "analyze", help="exact mine probability of every cell, and the certain cells",
+        description="Read a board and print the number of consistent mine layouts, every unopened "
+                    "cell's exact mine probability (a grid in percent) and the cells that are "
+                    "certainly safe or certainly mines.")
+    _add_position_arguments(analysis, 'print {"count": N, "probabilities": [["p/q" or null, ...], ...], '
+                                      '"safe": [[y, x], ...], "mines": [[y, x], ...]}')
+    analysis.set_defaults(run=_analyze)
     return parser
 
 

@@ -74,3 +74,34 @@ def new_figure(**kwargs):
     """A figure and axes in minelib's style (``plt.subplots`` arguments)."""
     use_style()
     return plt.subplots(**kwargs)
+
+
+def draw_probabilities(ax, analysis, title: str | None = None):
+    """A heat map of an analysis: colour = mine probability; numbers, flags and certain cells marked.
+
+    Opened cells are grey with their number; ``F`` is a flag, ``S`` a certainly
+    safe cell, ``M`` a certain mine. Returns the image (for a colour bar).
+    """
+    import numpy as np
+
+    board = analysis.board
+    grid = np.array([[np.nan if p is None else float(p) for p in row] for row in analysis.probabilities])
+    flags = board.mines_mask()
+    grid[flags] = np.nan
+    cmap = mpl.colormaps["magma_r"].copy()
+    cmap.set_bad("#d9d9d9")
+    image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
+    size = 9 if board.size.width <= 12 else 6
+    marks = {**{c: "S" for c in analysis.safe}, **{c: "M" for c in analysis.mines},
+             **{c: "F" for c in board.mine_cells()},
+             **{c: str(board.values[c]) for c in board.number_cells() if board.values[c] > 0}}
+    for (y, x), text in marks.items():
+        light = text in "SMF" and not flags[y, x] and grid[y, x] > 0.5
+        ax.text(x, y, text, ha="center", va="center", fontsize=size,
+                color="white" if light else ("#c00000" if text == "F" else "black"))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    if title:
+        ax.set_title(title)
+    return image

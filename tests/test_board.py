@@ -111,7 +111,7 @@ def test_to_constraints_without_total_has_only_number_rows():
 
 
 @pytest.mark.parametrize("mines, message", [
-    (-1, "do not fit"), (13, "13 mines do not fit on a 3x4 board"), (0, "1 flags but only 0 mines"),
+    (-1, "do not fit"), (13, "13 mines do not fit on a 3x4 board"), (0, "1 flag but only 0 mines"),
     (1.5, "must be an integer"), (True, "must be an integer")])
 def test_impossible_mine_totals_are_rejected(mines, message):
     with pytest.raises(ValueError, match=message):

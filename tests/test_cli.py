@@ -31,7 +31,7 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
 @pytest.mark.parametrize("args, stdin, message", [
     (["count", "--mines", "3"], "..1F\n..1\n", "line 2 has 3 cells, expected 4"),
     (["count", "--mines", "9"], "..\n..\n", "9 mines do not fit on a 2x2 board"),
-    (["count", "--mines", "0"], ".F\n", "1 flags but only 0 mines"),
+    (["count", "--mines", "0"], ".F\n", "1 flag but only 0 mines"),
     (["count", "--mines", "1", "missing.txt"], "", "cannot read missing.txt"),
     (["count"], "..\n", "required: --mines"),
     (["count", "--mines", "x"], "..\n", "invalid int value"),
@@ -47,3 +47,42 @@ def test_bad_input_prints_one_line_and_exits_2(args, stdin, message):
 def test_count_of_an_impossible_position_is_zero():
     result = run("count", "--mines", "1", stdin="2.\n..\n")  # the 2 needs two mines, one allowed
     assert result.returncode == 0 and result.stdout == "0\n"
+
+
+def test_analyze_prints_a_grid_and_the_certain_cells():
+    result = run("analyze", "--mines", "3", stdin=BOARD)
+    assert result.returncode == 0
+    assert "3 mine layouts" in result.stdout and "66.7" in result.stdout
+    assert "certainly safe: (0,1) (1,1) (2,1)" in result.stdout
+
+
+def test_analyze_json_from_a_file_gives_exact_fractions(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(BOARD)
+    result = run("analyze", "--mines", "3", "--json", str(path))
+    data = json.loads(result.stdout)
+    assert data["count"] == 3 and data["probabilities"][0] == ["2/3", "0", None, "1"]
+    assert data["safe"] == [[0, 1], [1, 1], [2, 1]] and data["mines"] == []
+
+
+def test_analyze_handles_an_expert_position(tmp_path):
+    import numpy as np
+
+    from minelib.board import BoardSize
+    from minelib.problems import midgame_positions
+    board = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(1))[0]
+    result = run("analyze", "--mines", "99", "--json", stdin=board.to_text())
+    data = json.loads(result.stdout)
+    assert result.returncode == 0 and len(data["probabilities"]) == 16 and len(data["probabilities"][0]) == 30
+
+
+@pytest.mark.parametrize("args, stdin, message", [
+    (["analyze", "--mines", "1"], "2.\n..\n", "sees every unopened cell and needs 2 mines there"),
+    (["analyze", "--mines", "1"], "10...\n.....\n", "no mine layout fits the numbers at (0,0) (0,1)"),
+    (["analyze", "--mines", "2"], "1F\nF.\n", "shows 1 but has 2 flags around it"),
+    (["analyze", "--mines", "2"], "", "the board is empty"),
+])
+def test_analyze_rejects_impossible_positions_with_status_2(args, stdin, message):
+    result = run(*args, stdin=stdin)
+    assert result.returncode == 2 and result.stdout == ""
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
