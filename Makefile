@@ -32,8 +32,11 @@ test: test-unit test-notebooks
 test-unit: install
 	$(BIN)/python -m pytest tests
 
+# nbval re-executes the notebooks; their figures go to a temporary folder so
+# that testing leaves the working tree as it was (make reproduce rewrites figures/).
 test-notebooks: install
-	$(BIN)/python -m pytest --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks \
+		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
 
 lab: install
 	$(BIN)/jupyter lab notebooks

@@ -49,8 +49,15 @@ def figures_dir(start: Path | None = None) -> Path:
     return here / "figures"
 
 
-def save_figure(fig, name: str, directory: Path | str | None = None) -> list[Path]:
-    """Write ``fig`` as ``name.png`` and ``name.svg``; return the paths written (relative to the cwd).
+class SavedFiles(list):
+    """The paths ``save_figure`` wrote; shown by their file names only (no machine paths)."""
+
+    def __repr__(self) -> str:
+        return "saved " + ", ".join(path.name for path in self)
+
+
+def save_figure(fig, name: str, directory: Path | str | None = None) -> SavedFiles:
+    """Write ``fig`` as ``name.png`` and ``name.svg``; return the paths written.
 
     Each file is written to a temporary name first and then renamed, so an
     interrupted run never leaves half a figure behind.
@@ -59,14 +66,14 @@ def save_figure(fig, name: str, directory: Path | str | None = None) -> list[Pat
         raise ValueError(f"figure name must be a plain file stem like 'counter_times', got {name!r}")
     folder = Path(directory) if directory is not None else figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    written = []
+    written = SavedFiles()
     with mpl.rc_context(STYLE):
         for fmt, metadata in _METADATA.items():
             path = folder / f"{name}.{fmt}"
             tmp = path.with_suffix(f".{fmt}.tmp")
             fig.savefig(tmp, format=fmt, metadata=metadata)
             os.replace(tmp, path)
-            written.append(Path(os.path.relpath(path)))
+            written.append(path)
     return written
 
 

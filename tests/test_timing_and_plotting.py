@@ -63,7 +63,7 @@ def test_saved_figures_are_byte_stable(tmp_path):
     second = [p.read_bytes() for p in save_figure(draw(), "plot", tmp_path)]
     assert first == second
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plot.png", "plot.svg"]
-    assert not any(p.is_absolute() for p in save_figure(draw(), "plot", tmp_path))
+    assert repr(save_figure(draw(), "plot", tmp_path)) == "saved plot.png, plot.svg"
     assert b"<dc:date>" not in first[1] and b"Matplotlib v" not in first[1]
 
 
@@ -78,3 +78,13 @@ def test_counts_by_problem_keeps_every_problem():
     rows = [Measurement(0, "2x3", "A", 5, 0.1), Measurement(0, "2x3", "B", None, None),
             Measurement(1, "2x3", "A", 7, 0.1), Measurement(2, "1x1", "A", None, None)]
     assert counts_by_problem(rows) == {"2x3": 5, "2x3 #1": 7, "1x1": None}
+
+
+def test_figures_folder_follows_the_environment_or_the_nearest_figures(tmp_path, monkeypatch):
+    from minelib.plotting import figures_dir
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.delenv("MINELIB_FIGURES", raising=False)
+    assert figures_dir(tmp_path / "notebooks") == tmp_path / "figures"
+    monkeypatch.setenv("MINELIB_FIGURES", str(tmp_path / "elsewhere"))
+    assert figures_dir(tmp_path / "notebooks") == tmp_path / "elsewhere"
