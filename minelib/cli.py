@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count|analyze --mines K [FILE] [--json]``.
+"""The command line: ``python -m minelib count|analyze|optimal ...`` (see ``--help``).
 
 Bad input prints one line on stderr and exits with status 2.
 """
@@ -11,6 +11,7 @@ import sys
 from minelib.analysis import analyze
 from minelib.board import Board, to_constraints
 from minelib.counters import FrontierCounter
+from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver
 
 
 class _Parser(argparse.ArgumentParser):
@@ -42,6 +43,25 @@ def _analyze(args) -> None:
     print(json.dumps(result.to_json()) if args.json else result.to_text())
 
 
+def _optimal(args) -> None:
+    if (args.size is None) == (args.position is None):
+        raise ValueError("give a board size HxW or --position FILE (one of them)")
+    if args.position is not None:
+        board = _read_board(args.position)
+        result = OptimalSolver(board.size, args.mines).position(board)
+        heading = f"position {board.size} with {args.mines} mines"
+    else:
+        result = OptimalSolver(args.size, args.mines).first_move(args.first_click)
+        heading = f"{args.size} with {args.mines} mines, first click rule '{args.first_click}'"
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return
+    moves = " ".join(f"({y},{x})" for y, x in result.best_moves)
+    print(f"{heading}: win probability {result.probability} = {float(result.probability):.6f}")
+    print(f"best moves (row by row): {moves}")
+    print(f"states solved: {result.states}, seconds: {result.seconds:.3f}")
+
+
 def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) -> None:
     command.add_argument("file", nargs="?", help="board file (default: standard input)")
     command.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
@@ -66,6 +86,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_position_arguments(analysis, 'print {"count": N, "probabilities": [["p/q" or null, ...], ...], '
                                       '"safe": [[y, x], ...], "mines": [[y, x], ...]}')
     analysis.set_defaults(run=_analyze)
+    optimal = commands.add_parser(
+        "optimal", help="exact win probability under optimal play, and every best move",
+        description="Solve a board from its first click (HxW) or a position (--position FILE) "
+                    "exactly: the win probability under optimal play and every move that achieves it.")
+    optimal.add_argument("size", nargs="?", help="board size HxW, e.g. 4x4")
+    optimal.add_argument("--mines", type=int, required=True, help="total number of mines")
+    optimal.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="none",
+                         help="none: the first click may hit a mine (the article's rule); safe: it never "
+                              "does; zero: it and its neighbours are mine-free (default: none)")
+    optimal.add_argument("--position", metavar="FILE", help="solve this position instead ('-' for stdin)")
+    optimal.add_argument("--json", action="store_true",
+                         help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
+    optimal.set_defaults(run=_optimal)
     return parser
 
 

@@ -86,3 +86,35 @@ def test_analyze_rejects_impossible_positions_with_status_2(args, stdin, message
     result = run(*args, stdin=stdin)
     assert result.returncode == 2 and result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_optimal_prints_probability_moves_and_work():
+    result = run("optimal", "2x5", "--mines", "2")
+    assert result.returncode == 0
+    assert "win probability 13/45 = 0.288889" in result.stdout
+    assert "(0,0) (0,1) (0,2) (0,3) (0,4) (1,0) (1,1) (1,2) (1,3) (1,4)" in result.stdout
+
+
+def test_optimal_json_for_a_board_and_a_position(tmp_path):
+    data = json.loads(run("optimal", "3x3", "--mines", "2", "--first-click", "safe", "--json").stdout)
+    assert set(data) == {"probability", "best_moves", "states", "seconds"}
+    from minelib.optimal import solve
+    assert data["probability"] == str(solve("3x3", 2, "safe").probability)
+    path = tmp_path / "position.txt"
+    path.write_text("1..\n...\n...\n")
+    data = json.loads(run("optimal", "--mines", "1", "--position", str(path), "--json").stdout)
+    assert data["probability"] == "1" and [0, 2] in data["best_moves"] and [1, 1] not in data["best_moves"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["optimal", "3x3", "--mines", "9"], "9 mines leave no safe cell on a 3x3 board"),
+    (["optimal", "3x3", "--mines", "12"], "12 mines do not fit"),
+    (["optimal", "3x3", "--mines", "2", "--first-click", "corner"], "invalid choice: 'corner'"),
+    (["optimal", "3x", "--mines", "2"], "board size must look like HxW"),
+    (["optimal", "--mines", "2"], "give a board size HxW or --position FILE"),
+    (["optimal", "--mines", "1", "--position", "-"], "the board is empty"),
+])
+def test_optimal_rejects_bad_input_with_status_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1

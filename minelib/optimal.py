@@ -1,0 +1,343 @@
+"""Exact win probability under optimal play, and the moves that achieve it.
+
+Beyond article 000 (whose evaluators are in ``minelib.evaluators``). The state of
+a game is the set of mine layouts still possible, each a bitmask over the cells
+(row by row). Ideas that keep the search exact and make it fast:
+
+* **Free openings.** A cell safe in every remaining layout is opened at once: it
+  costs nothing and can only inform. So a state is *closed* (every such cell
+  opened), and a closed state is described by its layout set alone.
+* **Integer win counts.** ``wins(S)`` counts the layouts of S that optimal play
+  wins; the probability is ``wins(S) / |S|``. A move's value is the sum of
+  ``wins`` over the states it can lead to.
+* **Branch and bound.** A move wins at most the layouts in which it is safe;
+  moves are tried safest first, and a move is dropped as soon as it cannot beat
+  the best one found.
+* **Symmetry.** States are memoized under a canonical key: the smallest image of
+  the layout set under the board's rotations and reflections (the minlex idea of
+  article 004, pruned: only symmetries that reach the smallest first element
+  are compared in full).
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, check_mines
+
+FIRST_CLICK_RULES = ("none", "safe", "zero")
+Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
+
+
+class Geometry:
+    """Cell bits, neighbour masks and symmetries of a board."""
+
+    def __init__(self, size: BoardSize):
+        self.size = size
+        self.n = size.n_cells
+        self.full = (1 << self.n) - 1
+        self.neighbours = [sum(1 << size.cell_id(c) for c in size.neighbours(cell)) for cell in size.cells()]
+        self.symmetries = _symmetries(size)
+        self._tables = [_chunk_tables(perm) for perm in self.symmetries[1:]]
+
+    def bit(self, cell: Cell) -> int:
+        """The bit of ``cell``."""
+        return 1 << self.size.cell_id(cell)
+
+    def cells(self, mask: int) -> list[Cell]:
+        """The cells of a mask, row by row."""
+        return [self.size.cell_at(i) for i in range(self.n) if mask >> i & 1]
+
+    def images(self, layouts: Layouts) -> list[Layouts]:
+        """The layout set under every symmetry but the identity (unsorted)."""
+        result = []
+        for tables in self._tables:
+            result.append(tuple(_apply(tables, mask) for mask in layouts))
+        return result
+
+    def canonical(self, layouts: Layouts) -> Layouts:
+        """The smallest image of a sorted layout set under the board's symmetries."""
+        best = layouts
+        candidates = [image for image in self.images(layouts) if min(image) <= best[0]]
+        for image in candidates:  # pruned: most images lose on their smallest element
+            image = tuple(sorted(image))
+            if image < best:
+                best = image
+        return best
+
+    def orbits(self) -> list[list[Cell]]:
+        """The cells grouped by symmetry, each orbit sorted row by row, orbits by first cell."""
+        seen, orbits = set(), []
+        for i in range(self.n):
+            if i not in seen:
+                orbit = sorted({perm[i] for perm in self.symmetries})
+                seen.update(orbit)
+                orbits.append([self.size.cell_at(j) for j in orbit])
+        return orbits
+
+
+def _symmetries(size: BoardSize) -> list[tuple[int, ...]]:
+    """Cell permutations of the rectangle (4) or the square (8); the identity first."""
+    h, w = size.height, size.width
+    maps = [lambda y, x: (y, x), lambda y, x: (h - 1 - y, x),
+            lambda y, x: (y, w - 1 - x), lambda y, x: (h - 1 - y, w - 1 - x)]
+    if h == w:
+        maps += [lambda y, x: (x, y), lambda y, x: (w - 1 - x, y),
+                 lambda y, x: (x, h - 1 - y), lambda y, x: (w - 1 - x, h - 1 - y)]
+    perms = {tuple(size.cell_id(f(*size.cell_at(i))) for i in range(size.n_cells)) for f in maps}
+    identity = tuple(range(size.n_cells))
+    return [identity] + sorted(perms - {identity})
+
+
+def _chunk_tables(perm: tuple[int, ...]) -> list[list[int]]:
+    """For each 8-bit chunk of a mask, the image of every chunk value under ``perm``."""
+    tables = []
+    for start in range(0, len(perm), 8):
+        bits = perm[start:start + 8]
+        tables.append([sum(1 << bits[k] for k in range(len(bits)) if v >> k & 1) for v in range(1 << len(bits))])
+    return tables
+
+
+def _apply(tables: list[list[int]], mask: int) -> int:
+    image = 0
+    for table in tables:
+        image |= table[mask & 0xFF]
+        mask >>= 8
+    return image
+
+
+@dataclass
+class Result:
+    """The exact answer for a board or a position."""
+
+    probability: Fraction
+    best_moves: list[Cell]
+    move_values: dict[Cell, Fraction]   # every candidate move's win probability
+    states: int                         # states solved (memo entries created)
+    seconds: float
+    layouts: int = 0                    # layouts the probability is over (before the first click)
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """JSON-ready: the probability as "p/q", moves as [y, x] pairs."""
+        return {"probability": str(self.probability), "best_moves": [list(c) for c in self.best_moves],
+                "states": self.states, "seconds": round(self.seconds, 6)}
+
+
+class OptimalSolver:
+    """Optimal play on one board size and mine count; the memo is kept between calls."""
+
+    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True):
+        self.size = BoardSize.parse(size) if isinstance(size, str) else size
+        check_mines(Board.unopened(self.size), mines)
+        if mines == self.size.n_cells:
+            raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
+        self.mines = mines
+        self.geometry = Geometry(self.size)
+        self.symmetry = symmetry and len(self.geometry.symmetries) > 1
+        self.memo: dict[Layouts, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
+        self.aliases: dict[Layouts, Layouts] = {}        # state as met -> canonical state
+
+    # --- the search ----------------------------------------------------------
+
+    def wins(self, layouts: Layouts, cap: int = -1) -> int:
+        """How many layouts of a closed state optimal play wins.
+
+        Bounded: if that number is at most ``cap``, the answer may be any upper
+        bound of it that is itself at most ``cap`` (the caller only needs to know
+        the state cannot beat ``cap``). Above ``cap`` the answer is exact.
+        """
+        if len(layouts) <= 2:  # one layout is known; of two, a cell that differs decides (safe half the time)
+            return 1
+        key = self._key(layouts)
+        value, exact = self.memo.get(key, (len(layouts) - 1, False))
+        if exact or value <= cap:
+            return value
+        value, exact = self._best(layouts, cap)
+        self.memo[key] = (value, exact)
+        return value
+
+    def _key(self, layouts: Layouts) -> Layouts:
+        """The memo key of a state: its canonical form, looked up by the raw form first."""
+        if not self.symmetry:
+            return layouts
+        key = self.aliases.get(layouts)
+        if key is None:  # a state is met again and again; canonicalize it once
+            key = self.aliases[layouts] = self.geometry.canonical(layouts)
+        return key
+
+    def _bound(self, layouts: Layouts) -> int:
+        """An upper bound of ``wins`` for a closed state, without searching it.
+
+        With n >= 3 layouts every move is a mine in at least one, so n - 1; a
+        state met before has its stored value or bound.
+        """
+        if len(layouts) <= 2:
+            return 1
+        key = self.aliases.get(layouts, layouts) if self.symmetry else layouts
+        known = self.memo.get(key)
+        return known[0] if known else len(layouts) - 1
+
+    def _best(self, layouts: Layouts, cap: int) -> tuple[int, bool]:
+        """(win count, exact?) of the best move: exact if above ``cap``, else an upper bound <= cap."""
+        union = inter = layouts[0]
+        for mask in layouts:
+            union |= mask
+            inter &= mask
+        opened = self.geometry.full & ~union
+        moves = []
+        for i in range(self.geometry.n):
+            bit = 1 << i
+            if union & bit and not inter & bit:
+                moves.append((sum(1 for mask in layouts if not mask & bit), i))
+        moves.sort(reverse=True)
+        best = skipped = 0  # skipped: the largest bound of a move passed over without search
+        for safe, i in moves:
+            if safe <= max(best, cap):  # neither this move nor any later one can do better
+                return max(best, safe, skipped), best > cap
+            states = self.outcomes(layouts, i, opened)
+            bound = sum(map(self._bound, states))
+            if bound <= max(best, cap):
+                skipped = max(skipped, bound)
+            else:
+                best = max(best, self._sum(states, floor=max(best, cap)))
+        return max(best, skipped), best > cap
+
+    def outcomes(self, layouts: Layouts, i: int, opened: int) -> list[Layouts]:
+        """The closed states that opening cell i can lead to (free openings included)."""
+        bit, around = 1 << i, self.geometry.neighbours[i]
+        groups: dict[int, list[int]] = defaultdict(list)
+        for mask in layouts:
+            if not mask & bit:
+                groups[(mask & around).bit_count()].append(mask)
+        states: list[Layouts] = []
+        for group in groups.values():
+            self._close(tuple(group), opened | bit, states)
+        return states
+
+    def _close(self, layouts: Layouts, opened: int, states: list[Layouts]) -> None:
+        """Open every cell safe in all ``layouts``, splitting them by what those cells show."""
+        if len(layouts) == 1:
+            states.append(layouts)
+            return
+        union = 0
+        for mask in layouts:
+            union |= mask
+        new = self.geometry.full & ~union & ~opened
+        if not new:
+            states.append(layouts)
+            return
+        classes: dict[int, list[int]] = defaultdict(list)
+        if new & (new - 1) == 0:  # one cell opens: split by its number
+            around = self.geometry.neighbours[new.bit_length() - 1]
+            for mask in layouts:
+                classes[(mask & around).bit_count()].append(mask)
+        else:
+            arounds = [self.geometry.neighbours[i] for i in range(new.bit_length()) if new >> i & 1]
+            for mask in layouts:
+                key = 0
+                for around in arounds:
+                    key = key << 4 | (mask & around).bit_count()
+                classes[key].append(mask)
+        for group in classes.values():
+            self._close(tuple(group), opened | new, states)
+
+    def _sum(self, states: list[Layouts], floor: int = -1) -> int:
+        """Sum of ``wins`` over states reached by chance: exact if above ``floor``, else a bound <= floor."""
+        bounded = sorted(((self._bound(state), state) for state in states), key=lambda b: (-b[0], b[1][0]))
+        left = sum(bound for bound, _ in bounded)
+        total = 0
+        for bound, state in bounded:
+            left -= bound
+            cap = floor - total - left  # this state must beat cap for the sum to beat floor
+            value = self.wins(state, cap)
+            total += value
+            if value <= cap:
+                return total + left
+        return total
+
+    def click(self, layouts: Layouts, i: int, opened: int) -> int:
+        """The exact win count of opening cell i (``opened``: cells already open)."""
+        return self._sum(self.outcomes(layouts, i, opened))
+
+    # --- questions users ask -------------------------------------------------
+
+    def all_layouts(self, forbidden: int = 0) -> Layouts:
+        """Every layout of ``mines`` mines avoiding the cells in ``forbidden``, sorted."""
+        free = [i for i in range(self.geometry.n) if not forbidden >> i & 1]
+        return tuple(sorted(sum(1 << i for i in combo) for combo in combinations(free, self.mines)))
+
+    def first_move(self, first_click: str = "none") -> Result:
+        """The exact win probability from an unopened board, and every best first click."""
+        if first_click not in FIRST_CLICK_RULES:
+            raise ValueError(f"unknown first-click rule {first_click!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+        start, before = time.perf_counter(), len(self.memo)
+        everything = self.all_layouts() if first_click == "none" else None
+        values: dict[Cell, Fraction] = {}
+        for orbit in self.geometry.orbits():
+            cell = orbit[0]
+            i = self.size.cell_id(cell)
+            if first_click == "none":
+                layouts = everything
+            elif first_click == "safe":
+                layouts = self.all_layouts(forbidden=1 << i)
+            else:
+                layouts = self.all_layouts(forbidden=(1 << i) | self.geometry.neighbours[i])
+            value = Fraction(self.click(layouts, i, 0), len(layouts)) if layouts else Fraction(0)
+            values.update(dict.fromkeys(orbit, value))
+        return self._result(values, start, before, layouts=len(everything) if everything else 0)
+
+    def position(self, board: Board | str) -> Result:
+        """Every candidate move's exact win probability in a position of this size and mine count."""
+        if isinstance(board, str):
+            board = Board.from_text(board)
+        if board.size != self.size:
+            raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
+        start, before = time.perf_counter(), len(self.memo)
+        layouts = consistent_layouts(board, self.mines, self.geometry)
+        opened = sum(self.geometry.bit(c) for c in board.number_cells())
+        values = {}
+        for cell in board.unopened_cells():
+            values[cell] = Fraction(self.click(layouts, self.size.cell_id(cell), opened), len(layouts))
+        return self._result(values, start, before, layouts=len(layouts))
+
+    def _result(self, values: dict[Cell, Fraction], start: float, before: int, layouts: int) -> Result:
+        values = dict(sorted(values.items()))
+        best = max(values.values(), default=Fraction(1))
+        return Result(best, [c for c, v in values.items() if v == best], values,
+                      len(self.memo) - before, time.perf_counter() - start, layouts)
+
+
+def consistent_layouts(board: Board, mines: int, geometry: Geometry, limit: int = 5_000_000) -> Layouts:
+    """Every layout (flags included) consistent with a position, as sorted bitmasks."""
+    from math import comb
+
+    from minelib.analysis import ImpossiblePosition, analyze
+
+    analyze(board, mines)  # raises a clear ImpossiblePosition if nothing fits
+    flags = sum(geometry.bit(c) for c in board.mine_cells())
+    hidden = [geometry.size.cell_id(c) for c in board.unopened_cells()]
+    left = mines - len(board.mine_cells())
+    if comb(len(hidden), left) > limit:
+        raise ValueError(f"the position leaves {comb(len(hidden), left)} layouts to enumerate (at most {limit})")
+    checks = [(geometry.neighbours[geometry.size.cell_id(c)], int(board.values[c])) for c in board.number_cells()]
+    layouts = []
+    for combo in combinations(hidden, left):
+        mask = flags | sum(1 << i for i in combo)
+        if all((mask & around).bit_count() == value for around, value in checks):
+            layouts.append(mask)
+    if not layouts:
+        raise ImpossiblePosition("no mine layout fits the position")
+    return tuple(sorted(layouts))
+
+
+def solve(size: BoardSize | str, mines: int, first_click: str = "none") -> Result:
+    """The exact win probability of ``size`` with ``mines`` under optimal play, and every best first click."""
+    return OptimalSolver(size, mines).first_move(first_click)
+
+
+__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "solve",
+           "MINE", "UNOPENED"]

@@ -1,0 +1,111 @@
+"""The optimal solver against plain minimax, the article's table, and its errors."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minelib.analysis import ImpossiblePosition
+from minelib.board import UNOPENED, Board, BoardSize, neighbour_sums
+from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver, solve
+from minelib.oracles import minimax_first_moves, minimax_position
+
+# Article 000's table: exact success probability with 2 mines, first click may hit a mine.
+ARTICLE_TABLE = {"1x3": "1/3", "1x4": "1/3", "1x5": "2/5", "1x6": "8/15", "1x7": "4/7", "1x8": "17/28",
+                 "1x9": "23/36", "2x2": "1/6", "2x3": "1/3", "2x4": "9/28", "3x3": "2/3", "2x5": "13/45"}
+
+TINY = [(h, w, k) for h in (1, 2, 3) for w in range(h, 5) if h * w <= 8 for k in range(1, h * w)]
+
+
+@pytest.mark.parametrize("size, expected", ARTICLE_TABLE.items())
+def test_article_table_with_two_mines(size, expected):
+    assert str(solve(size, 2).probability) == expected
+
+
+def test_every_first_click_ties_on_2x5_with_2_mines():
+    result = solve("2x5", 2)
+    assert result.best_moves == BoardSize(2, 5).cells()
+    assert set(result.move_values.values()) == {Fraction(13, 45)}
+
+
+@pytest.mark.parametrize("rule", FIRST_CLICK_RULES)
+@pytest.mark.parametrize("height, width, mines", TINY, ids=lambda v: str(v))
+def test_every_first_click_agrees_with_minimax(height, width, mines, rule):
+    size = BoardSize(height, width)
+    result = solve(size, mines, rule)
+    expected = minimax_first_moves(size, mines, rule)
+    assert result.move_values == expected
+    assert result.probability == max(expected.values())
+    assert result.best_moves == [c for c in size.cells() if expected[c] == result.probability]
+
+
+@st.composite
+def small_positions(draw):
+    """A position on a board of at most 8 cells, from a real layout, with a few cells opened."""
+    height, width = draw(st.sampled_from([(2, 2), (2, 3), (2, 4), (3, 3), (1, 6)]))
+    cells = height * width
+    mines = draw(st.integers(1, cells - 2))
+    mine_cells = draw(st.lists(st.integers(0, cells - 1), min_size=mines, max_size=mines, unique=True))
+    layout = np.zeros(cells, dtype=bool)
+    layout[mine_cells] = True
+    layout = layout.reshape(height, width)
+    opened = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
+    opened &= ~layout
+    values = np.full((height, width), UNOPENED)
+    values[opened] = neighbour_sums(layout)[opened]
+    return Board(values), mines
+
+
+@settings(max_examples=60)
+@given(small_positions())
+def test_positions_agree_with_minimax(position):
+    board, mines = position
+    result = OptimalSolver(board.size, mines).position(board)
+    expected = minimax_position(board, mines)
+    assert result.move_values == expected
+    assert result.probability == max(expected.values())
+
+
+@pytest.mark.parametrize("height, width, mines", [(2, 4, 3), (3, 3, 3), (3, 4, 3), (2, 5, 4)])
+def test_symmetry_changes_nothing_but_the_work(height, width, mines):
+    plain = OptimalSolver(BoardSize(height, width), mines, symmetry=False).first_move("safe")
+    reduced = OptimalSolver(BoardSize(height, width), mines).first_move("safe")
+    assert plain.move_values == reduced.move_values
+    assert reduced.states <= plain.states
+
+
+def test_a_known_safe_cell_is_among_the_best_moves():
+    board = Board.from_text("1..\n...\n...")  # 3x3, one mine among the 1's three neighbours: far cells safe
+    result = OptimalSolver(board.size, 1).position(board)
+    assert result.probability == result.move_values[(2, 2)] == max(result.move_values.values())
+    assert result.move_values[(1, 1)] < result.probability
+
+
+@pytest.mark.parametrize("mines", [1, 2, 3])
+def test_3x3_agrees_with_minimax_and_the_rules_help_in_order(mines):
+    size = BoardSize(3, 3)
+    results = {rule: solve(size, mines, rule) for rule in FIRST_CLICK_RULES}
+    for rule, result in results.items():
+        assert result.move_values == minimax_first_moves(size, mines, rule)
+    assert results["none"].probability < results["safe"].probability <= results["zero"].probability
+    # with the zero rule the centre cannot be clicked: its opening would be the whole board
+    assert results["zero"].move_values[(1, 1)] == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (("3x3", 9), "leave no safe cell"), (("3x3", 10), "do not fit"), (("3x", 1), "HxW"),
+    (("0x3", 1), "height")])
+def test_bad_boards_are_rejected(args, message):
+    with pytest.raises(ValueError, match=message):
+        OptimalSolver(*args)
+
+
+def test_unknown_rule_and_bad_positions_are_rejected():
+    solver = OptimalSolver("2x3", 2)
+    with pytest.raises(ValueError, match="unknown first-click rule 'corner'"):
+        solver.first_move("corner")
+    with pytest.raises(ValueError, match="the position is 2x2 but the solver is for 2x3"):
+        solver.position("..\n..")
+    with pytest.raises(ImpossiblePosition):
+        solver.position("3..\n...")
