@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce test test-unit test-notebooks lab benchmarks clean
+.PHONY: install reproduce test test-unit test-notebooks lab benchmarks tables clean
 
 install: $(STAMP)
 
@@ -40,6 +40,11 @@ test-notebooks: install
 
 lab: install
 	$(BIN)/jupyter lab notebooks
+
+# The exhaustive tables of optimal play (long; resumable: interrupt and rerun).
+TABLE_ARGS ?= --side 5 --strips 2x6,2x7,2x8,3x6 --cap 600
+tables: install
+	$(BIN)/python -m minelib tables $(TABLE_ARGS)
 
 benchmarks: install
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done

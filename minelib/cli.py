@@ -9,7 +9,7 @@ import json
 import sys
 
 from minelib.analysis import analyze
-from minelib.board import Board, to_constraints
+from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver
 
@@ -62,6 +62,17 @@ def _optimal(args) -> None:
     print(f"states solved: {result.states}, seconds: {result.seconds:.3f}")
 
 
+def _tables(args) -> None:
+    from minelib import tables
+
+    strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
+    sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
+    todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
+    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet)
+    print(f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
+          f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
+
+
 def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) -> None:
     command.add_argument("file", nargs="?", help="board file (default: standard input)")
     command.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
@@ -99,6 +110,20 @@ def build_parser() -> argparse.ArgumentParser:
     optimal.add_argument("--json", action="store_true",
                          help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
     optimal.set_defaults(run=_optimal)
+    table = commands.add_parser(
+        "tables", help="fill the SQLite table of optimal play for many boards (resumable)",
+        description="Solve every board h x w (h <= w <= SIDE, plus STRIPS) for every mine count and rule, "
+                    "easiest first, committing each result as soon as it is known: interrupt and rerun "
+                    "to resume. Entries over the time cap are recorded and retried with a larger cap.")
+    table.add_argument("--side", type=int, default=4, help="largest side of the square range (default 4)")
+    table.add_argument("--strips", default="", help="extra sizes, e.g. 2x6,2x7,3x6")
+    table.add_argument("--rules", default=",".join(FIRST_CLICK_RULES), help="first-click rules (default: all)")
+    table.add_argument("--max-layouts", type=int, default=None,
+                       help="skip entries whose starting layout count is larger")
+    table.add_argument("--cap", type=float, default=None, help="seconds per entry before giving up")
+    table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
+    table.add_argument("--quiet", action="store_true", help="no progress bar")
+    table.set_defaults(run=_tables)
     return parser
 
 

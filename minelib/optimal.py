@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 
-from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, check_mines
+from minelib.board import Board, BoardSize, Cell, check_mines
 
 FIRST_CLICK_RULES = ("none", "safe", "zero")
 Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
@@ -311,6 +311,41 @@ class OptimalSolver:
                       len(self.memo) - before, time.perf_counter() - start, layouts)
 
 
+def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int = 3) -> list[str]:
+    """The optimal strategy from a position as indented lines, ``depth`` moves deep.
+
+    At each position the first best move (row by row) is played; every number it
+    can show is a branch, with its probability and the win probability after it.
+    """
+    board = board or Board.unopened(solver.size)
+    lines: list[str] = []
+    _grow(solver, board, depth, "", lines)
+    return lines
+
+
+def _grow(solver: OptimalSolver, board: Board, depth: int, indent: str, lines: list[str]) -> None:
+    result = solver.position(board)
+    if result.layouts == 1:
+        lines.append(f"{indent}won: one layout is left")
+        return
+    cell = result.best_moves[0]
+    lines.append(f"{indent}open {cell}  (wins {result.probability})")
+    if depth <= 1:
+        return
+    layouts = consistent_layouts(board, solver.mines, solver.geometry)
+    bit, around = solver.geometry.bit(cell), solver.geometry.neighbours[solver.size.cell_id(cell)]
+    shows: dict[int, int] = defaultdict(int)
+    for mask in layouts:
+        if not mask & bit:
+            shows[(mask & around).bit_count()] += 1
+    lost = len(layouts) - sum(shows.values())
+    if lost:
+        lines.append(f"{indent}  mine (p = {Fraction(lost, len(layouts))}): lost")
+    for number, count in sorted(shows.items()):
+        lines.append(f"{indent}  shows {number} (p = {Fraction(count, len(layouts))}):")
+        _grow(solver, board.with_value(cell, number), depth - 1, indent + "    ", lines)
+
+
 def consistent_layouts(board: Board, mines: int, geometry: Geometry, limit: int = 5_000_000) -> Layouts:
     """Every layout (flags included) consistent with a position, as sorted bitmasks."""
     from math import comb
@@ -340,4 +375,4 @@ def solve(size: BoardSize | str, mines: int, first_click: str = "none") -> Resul
 
 
 __all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "solve",
-           "MINE", "UNOPENED"]
+           "strategy_tree"]

@@ -112,3 +112,27 @@ def draw_probabilities(ax, analysis, title: str | None = None):
     if title:
         ax.set_title(title)
     return image
+
+
+def draw_move_values(ax, size, values: dict, title: str | None = None, best: list | None = None):
+    """A heat map of each cell's win probability if clicked (values: cell -> Fraction), in percent.
+
+    The best cells are outlined. Returns the image (for a colour bar).
+    """
+    import numpy as np
+
+    grid = np.full((size.height, size.width), np.nan)
+    for (y, x), value in values.items():
+        grid[y, x] = float(value)
+    image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=1)
+    for (y, x), value in values.items():
+        ax.text(x, y, f"{float(value) * 100:.1f}", ha="center", va="center", fontsize=8,
+                color="black" if float(value) > 0.6 else "white")
+    for y, x in best or []:
+        ax.add_patch(mpl.patches.Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2))
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.grid(False)
+    if title:
+        ax.set_title(title, fontsize=10)
+    return image

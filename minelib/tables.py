@@ -1,0 +1,151 @@
+"""Exhaustive tables of optimal play, kept in SQLite (the storage idea of article 002).
+
+``fill_table`` solves every (board, mines, first-click rule) in a list, easiest
+first, and commits each result the moment it is known: interrupt it and run it
+again, and it resumes where it stopped. A board that passes the time cap is
+recorded as such (and retried when asked with a larger cap). ``load_table``
+reads the results back for the notebooks.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+from minelib.board import BoardSize
+from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver
+from minelib.timing import TimeCapExceeded, time_cap
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS optimal (
+    height INTEGER NOT NULL, width INTEGER NOT NULL, mines INTEGER NOT NULL, rule TEXT NOT NULL,
+    probability TEXT,            -- exact, "p/q"; NULL when the time cap was reached
+    value REAL,                  -- the same as a float, for queries and plots
+    best_moves TEXT,             -- JSON [[y, x], ...], row by row
+    move_values TEXT,            -- JSON {"y,x": "p/q"} for every first click
+    states INTEGER, seconds REAL,
+    capped_at REAL,              -- the cap (s) that stopped it, or NULL when solved
+    PRIMARY KEY (height, width, mines, rule)
+)
+"""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One entry of a table: a board size, a mine count and a first-click rule."""
+
+    height: int
+    width: int
+    mines: int
+    rule: str
+
+    @property
+    def size(self) -> BoardSize:
+        return BoardSize(self.height, self.width)
+
+    @property
+    def layouts(self) -> int:
+        """How many layouts the search starts from: a measure of difficulty."""
+        return comb(self.height * self.width, self.mines)
+
+
+def tasks(sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_RULES,
+          max_layouts: int | None = None) -> list[Task]:
+    """Every mine count (1 .. cells - 1) of every size (h <= w) and rule, easiest first."""
+    rules = list(rules)
+    for rule in rules:
+        if rule not in FIRST_CLICK_RULES:
+            raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+    found = [Task(h, w, k, rule) for h, w in sizes for k in range(1, h * w) for rule in rules]
+    found = [t for t in found if max_layouts is None or t.layouts <= max_layouts]
+    return sorted(found, key=lambda t: (t.layouts, t.height * t.width, t.height, t.mines, rules.index(t.rule)))
+
+
+def boards_up_to(side: int, strips: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Every size h x w with h <= w <= side, plus the given strips."""
+    return sorted({(h, w) for w in range(1, side + 1) for h in range(1, w + 1) if h * w > 1} | set(strips))
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """The table's database, created if missing."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path)
+    connection.execute(SCHEMA)
+    return connection
+
+
+def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, progress: bool = True) -> dict:
+    """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
+
+    Returns how many were solved now, already there, and stopped by the cap.
+    """
+    from tqdm.auto import tqdm
+
+    counts = {"solved": 0, "already": 0, "capped": 0}
+    with connect(path) as connection:
+        done = {row[:4]: row[4] for row in connection.execute(
+            "SELECT height, width, mines, rule, capped_at FROM optimal")}
+        bar = tqdm(todo, desc="optimal play", unit="board", disable=not progress)
+        for task in bar:
+            key = (task.height, task.width, task.mines, task.rule)
+            if key in done and (done[key] is None or cap is None or done[key] >= cap):
+                counts["already"] += 1
+                continue
+            bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
+            _solve_into(connection, task, cap, counts)
+    return counts
+
+
+def _solve_into(connection: sqlite3.Connection, task: Task, cap: float | None, counts: dict) -> None:
+    try:
+        with time_cap(cap):
+            result = OptimalSolver(task.size, task.mines).first_move(task.rule)
+    except TimeCapExceeded:
+        row = (task.height, task.width, task.mines, task.rule, None, None, None, None, None, None, cap)
+        counts["capped"] += 1
+    else:
+        values = {f"{y},{x}": str(v) for (y, x), v in result.move_values.items()}
+        row = (task.height, task.width, task.mines, task.rule, str(result.probability),
+               float(result.probability), json.dumps([list(c) for c in result.best_moves]),
+               json.dumps(values), result.states, result.seconds, None)
+        counts["solved"] += 1
+    connection.execute("INSERT OR REPLACE INTO optimal VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+    connection.commit()  # a result is kept the moment it is known
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A solved entry of the table."""
+
+    task: Task
+    probability: Fraction
+    best_moves: list[tuple[int, int]]
+    move_values: dict[tuple[int, int], Fraction]
+    states: int
+    seconds: float
+
+
+def load_table(path: Path | str) -> list[Entry]:
+    """Every solved entry, by size, mines and rule."""
+    if not Path(path).exists():
+        raise ValueError(f"no table at {path}: run `python -m minelib tables` first")
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute(
+            "SELECT height, width, mines, rule, probability, best_moves, move_values, states, seconds "
+            "FROM optimal WHERE probability IS NOT NULL ORDER BY height, width, mines, rule").fetchall()
+    return [Entry(Task(h, w, k, rule), Fraction(p), [tuple(c) for c in json.loads(best)],
+                  {tuple(map(int, c.split(","))): Fraction(v) for c, v in json.loads(values).items()},
+                  states, seconds)
+            for h, w, k, rule, p, best, values, states, seconds in rows]
+
+
+def capped(path: Path | str) -> list[tuple[Task, float]]:
+    """The entries stopped by the time cap, with the cap."""
+    with sqlite3.connect(path) as connection:
+        rows = connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal "
+                                  "WHERE probability IS NULL ORDER BY height, width, mines, rule").fetchall()
+    return [(Task(h, w, k, rule), cap) for h, w, k, rule, cap in rows]

@@ -1,0 +1,50 @@
+"""The SQLite tables: filled incrementally, resumable, capped entries retried, read back exactly."""
+import sqlite3
+
+import pytest
+
+from minelib.optimal import solve
+from minelib.tables import Task, boards_up_to, capped, fill_table, load_table, tasks
+
+
+def test_tasks_cover_every_mine_count_and_rule_easiest_first():
+    todo = tasks([(2, 3)])
+    assert len(todo) == 5 * 3
+    assert [t.layouts for t in todo] == sorted(t.layouts for t in todo)
+    assert {t.mines for t in todo} == {1, 2, 3, 4, 5}
+    assert boards_up_to(2) == [(1, 2), (2, 2)]
+
+
+def test_fill_then_resume_loses_nothing_and_redoes_nothing(tmp_path):
+    path = tmp_path / "t.sqlite"
+    todo = tasks([(2, 3), (1, 5)], rules=["none", "safe"])
+    first = fill_table(path, todo[:7], progress=False)
+    assert first == {"solved": 7, "already": 0, "capped": 0}
+    second = fill_table(path, todo, progress=False)  # as after an interruption
+    assert second == {"solved": len(todo) - 7, "already": 7, "capped": 0}
+    entries = {e.task: e for e in load_table(path)}
+    assert len(entries) == len(todo)
+    for task in todo:
+        expected = solve(task.size, task.mines, task.rule)
+        assert entries[task].probability == expected.probability
+        assert entries[task].best_moves == expected.best_moves
+        assert entries[task].move_values == expected.move_values
+
+
+def test_capped_entries_are_recorded_and_retried_with_more_time(tmp_path):
+    path = tmp_path / "t.sqlite"
+    task = Task(4, 5, 5, "none")  # takes far longer than the cap
+    assert fill_table(path, [task], cap=0.05, progress=False)["capped"] == 1
+    assert capped(path) == [(task, 0.05)] and load_table(path) == []
+    small = Task(2, 2, 1, "none")
+    with sqlite3.connect(path) as connection:  # pretend the small one was capped too
+        connection.execute("INSERT INTO optimal (height, width, mines, rule, capped_at) VALUES (2, 2, 1, 'none', 0.01)")
+    assert fill_table(path, [small], cap=0.02, progress=False)["solved"] == 1
+    assert [e.task for e in load_table(path)] == [small]
+
+
+def test_bad_rules_and_missing_tables_are_clear_errors(tmp_path):
+    with pytest.raises(ValueError, match="unknown first-click rule 'corner'"):
+        tasks([(2, 2)], rules=["corner"])
+    with pytest.raises(ValueError, match="no table at"):
+        load_table(tmp_path / "missing.sqlite")
