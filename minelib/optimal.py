@@ -116,7 +116,7 @@ class Result:
     probability: Fraction
     best_moves: list[Cell]
     move_values: dict[Cell, Fraction]   # every candidate move's win probability
-    states: int                         # states solved (memo entries created)
+    states: int                         # states solved (searched, not looked up)
     seconds: float
     layouts: int = 0                    # layouts the probability is over (before the first click)
     extra: dict = field(default_factory=dict)
@@ -130,7 +130,7 @@ class Result:
 class OptimalSolver:
     """Optimal play on one board size and mine count; the memo is kept between calls."""
 
-    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True):
+    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 1_000_000):
         self.size = BoardSize.parse(size) if isinstance(size, str) else size
         check_mines(Board.unopened(self.size), mines)
         if mines == self.size.n_cells:
@@ -138,6 +138,8 @@ class OptimalSolver:
         self.mines = mines
         self.geometry = Geometry(self.size)
         self.symmetry = symmetry and len(self.geometry.symmetries) > 1
+        self.max_states = max_states  # memory bound: past it the memo starts afresh (still exact)
+        self.solved = 0               # states solved, over all calls
         self.memo: dict[Layouts, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
         self.aliases: dict[Layouts, Layouts] = {}        # state as met -> canonical state
 
@@ -157,7 +159,11 @@ class OptimalSolver:
         if exact or value <= cap:
             return value
         value, exact = self._best(layouts, cap)
+        if len(self.memo) >= self.max_states:
+            self.memo.clear()
+            self.aliases.clear()
         self.memo[key] = (value, exact)
+        self.solved += 1
         return value
 
     def _key(self, layouts: Layouts) -> Layouts:
@@ -274,7 +280,7 @@ class OptimalSolver:
         """The exact win probability from an unopened board, and every best first click."""
         if first_click not in FIRST_CLICK_RULES:
             raise ValueError(f"unknown first-click rule {first_click!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
-        start, before = time.perf_counter(), len(self.memo)
+        start, before = time.perf_counter(), self.solved
         everything = self.all_layouts() if first_click == "none" else None
         values: dict[Cell, Fraction] = {}
         for orbit in self.geometry.orbits():
@@ -296,7 +302,7 @@ class OptimalSolver:
             board = Board.from_text(board)
         if board.size != self.size:
             raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
-        start, before = time.perf_counter(), len(self.memo)
+        start, before = time.perf_counter(), self.solved
         layouts = consistent_layouts(board, self.mines, self.geometry)
         opened = sum(self.geometry.bit(c) for c in board.number_cells())
         values = {}
@@ -308,7 +314,7 @@ class OptimalSolver:
         values = dict(sorted(values.items()))
         best = max(values.values(), default=Fraction(1))
         return Result(best, [c for c, v in values.items() if v == best], values,
-                      len(self.memo) - before, time.perf_counter() - start, layouts)
+                      self.solved - before, time.perf_counter() - start, layouts)
 
 
 def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int = 3) -> list[str]:

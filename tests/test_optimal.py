@@ -109,3 +109,10 @@ def test_unknown_rule_and_bad_positions_are_rejected():
         solver.position("..\n..")
     with pytest.raises(ImpossiblePosition):
         solver.position("3..\n...")
+
+
+def test_a_tiny_memory_bound_changes_nothing_but_the_work():
+    roomy = OptimalSolver("3x4", 3).first_move("safe")
+    tight = OptimalSolver("3x4", 3, max_states=5)
+    assert tight.first_move("safe").move_values == roomy.move_values
+    assert len(tight.memo) <= 5
