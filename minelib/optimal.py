@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 from minelib.board import Board, BoardSize, Cell, check_mines
 
@@ -274,6 +275,7 @@ class OptimalSolver:
     def all_layouts(self, forbidden: int = 0) -> Layouts:
         """Every layout of ``mines`` mines avoiding the cells in ``forbidden``, sorted."""
         free = [i for i in range(self.geometry.n) if not forbidden >> i & 1]
+        check_layout_count(comb(len(free), self.mines), f"{self.size} with {self.mines} mines")
         return tuple(sorted(sum(1 << i for i in combo) for combo in combinations(free, self.mines)))
 
     def first_move(self, first_click: str = "none") -> Result:
@@ -352,18 +354,25 @@ def _grow(solver: OptimalSolver, board: Board, depth: int, indent: str, lines: l
         _grow(solver, board.with_value(cell, number), depth - 1, indent + "    ", lines)
 
 
-def consistent_layouts(board: Board, mines: int, geometry: Geometry, limit: int = 5_000_000) -> Layouts:
-    """Every layout (flags included) consistent with a position, as sorted bitmasks."""
-    from math import comb
+MAX_LAYOUTS = 3_000_000
 
+
+def check_layout_count(count: int, what: str) -> None:
+    """Raise ValueError when a search would start from more layouts than the solver can hold."""
+    if count > MAX_LAYOUTS:
+        raise ValueError(f"{what} has {count:.3g} possible layouts; the exact solver starts from at most "
+                         f"{MAX_LAYOUTS:,} (try a smaller board or fewer mines)")
+
+
+def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
+    """Every layout (flags included) consistent with a position, as sorted bitmasks."""
     from minelib.analysis import ImpossiblePosition, analyze
 
     analyze(board, mines)  # raises a clear ImpossiblePosition if nothing fits
     flags = sum(geometry.bit(c) for c in board.mine_cells())
     hidden = [geometry.size.cell_id(c) for c in board.unopened_cells()]
     left = mines - len(board.mine_cells())
-    if comb(len(hidden), left) > limit:
-        raise ValueError(f"the position leaves {comb(len(hidden), left)} layouts to enumerate (at most {limit})")
+    check_layout_count(comb(len(hidden), left), "the position")
     checks = [(geometry.neighbours[geometry.size.cell_id(c)], int(board.values[c])) for c in board.number_cells()]
     layouts = []
     for combo in combinations(hidden, left):

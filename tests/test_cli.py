@@ -118,3 +118,20 @@ def test_optimal_rejects_bad_input_with_status_2(args, message):
     result = run(*args)
     assert result.returncode == 2 and result.stdout == ""
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_tables_fills_then_resumes(tmp_path):
+    db = tmp_path / "t.sqlite"
+    first = run("tables", "--side", "2", "--strips", "1x4", "--db", str(db), "--quiet")
+    assert first.returncode == 0 and "solved now" in first.stdout
+    again = run("tables", "--side", "2", "--strips", "1x4", "--db", str(db), "--quiet")
+    assert again.returncode == 0 and " 0 solved now" in again.stdout and "already there" in again.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["tables", "--rules", "corner"], "unknown first-click rule 'corner'"),
+    (["tables", "--strips", "2y3"], "board size must look like HxW"),
+])
+def test_tables_rejects_bad_options(args, message, tmp_path):
+    result = run(*args, "--db", str(tmp_path / "t.sqlite"), "--quiet")
+    assert result.returncode == 2 and message in result.stderr

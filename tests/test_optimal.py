@@ -116,3 +116,10 @@ def test_a_tiny_memory_bound_changes_nothing_but_the_work():
     tight = OptimalSolver("3x4", 3, max_states=5)
     assert tight.first_move("safe").move_values == roomy.move_values
     assert len(tight.memo) <= 5
+
+
+def test_boards_too_large_to_enumerate_are_refused_at_once():
+    with pytest.raises(ValueError, match="16x30 with 99 mines has .* possible layouts"):
+        OptimalSolver("16x30", 99).first_move()
+    with pytest.raises(ValueError, match="the position has .* possible layouts"):
+        OptimalSolver("8x8", 20).position(Board.unopened(BoardSize(8, 8)))
