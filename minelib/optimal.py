@@ -131,7 +131,7 @@ class Result:
 class OptimalSolver:
     """Optimal play on one board size and mine count; the memo is kept between calls."""
 
-    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 1_000_000):
+    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 500_000):
         self.size = BoardSize.parse(size) if isinstance(size, str) else size
         check_mines(Board.unopened(self.size), mines)
         if mines == self.size.n_cells:
