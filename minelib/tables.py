@@ -17,7 +17,7 @@ from math import comb
 from pathlib import Path
 
 from minelib.board import BoardSize
-from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver
+from minelib.optimal import FIRST_CLICK_RULES, MAX_LAYOUTS, OptimalSolver
 from minelib.timing import TimeCapExceeded, time_cap
 
 SCHEMA = """
@@ -55,13 +55,18 @@ class Task:
 
 def tasks(sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_RULES,
           max_layouts: int | None = None) -> list[Task]:
-    """Every mine count (1 .. cells - 1) of every size (h <= w) and rule, easiest first."""
+    """Every mine count (1 .. cells - 1) of every size (h <= w) and rule, easiest first.
+
+    Entries with more starting layouts than ``max_layouts`` (and than the solver
+    accepts at all, ``MAX_LAYOUTS``) are left out.
+    """
     rules = list(rules)
     for rule in rules:
         if rule not in FIRST_CLICK_RULES:
             raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
     found = [Task(h, w, k, rule) for h, w in sizes for k in range(1, h * w) for rule in rules]
-    found = [t for t in found if max_layouts is None or t.layouts <= max_layouts]
+    limit = MAX_LAYOUTS if max_layouts is None else min(max_layouts, MAX_LAYOUTS)
+    found = [t for t in found if t.layouts <= limit]
     return sorted(found, key=lambda t: (t.layouts, t.height * t.width, t.height, t.mines, rules.index(t.rule)))
 
 
