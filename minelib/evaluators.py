@@ -18,6 +18,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import NamedTuple
 
+from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, Board, BoardSize, Cell, to_constraints
 from minelib.counters import LastSpeedupCounter
 
@@ -54,8 +55,12 @@ class BaselineEvaluator:
         total = self.count(board)
         if total <= 1:
             return Evaluation(Fraction(total), None)
+        return self._best_of(board, cells, total)
+
+    def _best_of(self, board: Board, cells: list[Cell], total: int) -> Evaluation:
+        """The first cell (in the given order) of highest value, like the article's argmax."""
         values = [self._cell_value(board, cell, total) for cell in cells]
-        best = max(range(len(cells)), key=lambda k: (values[k], -k))  # the first best, like argmax
+        best = max(range(len(cells)), key=lambda k: (values[k], -k))
         return Evaluation(values[best], cells[best], total)
 
     def _cell_value(self, board: Board, cell: Cell, total: int) -> Fraction:
@@ -95,9 +100,7 @@ class EfficientEvaluator(BaselineEvaluator):
         total = self.count(board)
         if not cells or total <= 1:
             return Evaluation(Fraction(min(total, 1)), None, total)
-        values = [self._cell_value(board, cell, total) for cell in cells]
-        best = max(range(len(cells)), key=lambda k: (values[k], -k))
-        return Evaluation(values[best], cells[best], total)
+        return self._best_of(board, cells, total)
 
     def _cell_value(self, board: Board, cell: Cell, total: int) -> Fraction:
         value = Fraction(0)
@@ -117,8 +120,6 @@ class SolvableCellsEvaluator(EfficientEvaluator):
     """Adds the "solvable cells" idea: flag known mines; open only a known-safe cell if there is one."""
 
     def _evaluate(self, board: Board) -> Evaluation:
-        from minelib.analysis import ImpossiblePosition, analyze
-
         try:
             analysis = analyze(board, self.mines)
         except ImpossiblePosition:
@@ -128,9 +129,7 @@ class SolvableCellsEvaluator(EfficientEvaluator):
         if analysis.count == 1 or not board.unopened_cells():
             return Evaluation(Fraction(1), None, analysis.count)
         cells = analysis.safe[:1] or board.unopened_cells()
-        values = [self._cell_value(board, cell, analysis.count) for cell in cells]
-        best = max(range(len(cells)), key=lambda k: (values[k], -k))
-        return Evaluation(values[best], cells[best], analysis.count)
+        return self._best_of(board, cells, analysis.count)
 
 
 EVALUATORS = (BaselineEvaluator, EfficientEvaluator, SolvableCellsEvaluator)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
+from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import Board, BoardSize, Cell, check_mines
 
 FIRST_CLICK_RULES = ("none", "safe", "zero")
@@ -366,8 +367,6 @@ def check_layout_count(count: int, what: str) -> None:
 
 def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     """Every layout (flags included) consistent with a position, as sorted bitmasks."""
-    from minelib.analysis import ImpossiblePosition, analyze
-
     analyze(board, mines)  # raises a clear ImpossiblePosition if nothing fits
     flags = sum(geometry.bit(c) for c in board.mine_cells())
     hidden = [geometry.size.cell_id(c) for c in board.unopened_cells()]
