@@ -238,21 +238,29 @@ def to_constraints(board: Board, mines: int | None = None) -> Constraints:
     if mines is not None:
         check_mines(board, mines)
     unopened, numbers = board.unopened_mask(), board.numbers_mask()
-    column = np.full(unopened.shape, -1)
-    column[unopened] = np.arange(int(unopened.sum()))
-    number_y, number_x = np.nonzero(numbers)
-    X = np.zeros((len(number_y) + (mines is not None), int(unopened.sum())), dtype=np.int32)
-    height, width = unopened.shape
-    for dy, dx in _OFFSETS:  # one pass per direction instead of one per number
-        ny, nx = number_y + dy, number_x + dx
-        inside = (0 <= ny) & (ny < height) & (0 <= nx) & (nx < width)
-        seen = np.full(len(ny), -1)
-        seen[inside] = column[ny[inside], nx[inside]]
-        rows = np.flatnonzero(seen >= 0)
-        X[rows, seen[rows]] = 1
+    X = np.zeros((int(numbers.sum()) + (mines is not None), int(unopened.sum())), dtype=np.int32)
+    X[:int(numbers.sum())] = incidence(numbers, unopened)
     y = np.zeros(len(X), dtype=np.int32)
-    y[:len(number_y)] = board.values[numbers] - neighbour_sums(board.mines_mask())[numbers]
+    y[:int(numbers.sum())] = board.values[numbers] - neighbour_sums(board.mines_mask())[numbers]
     if mines is not None:
         X[-1, :] = 1
         y[-1] = mines - int(board.mines_mask().sum())
     return Constraints(X, y, board.cells_where(unopened))
+
+
+def incidence(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The 0/1 matrix with a row per cell of mask ``rows`` and a column per cell of mask
+    ``columns`` (both row by row), 1 where the two cells are neighbours."""
+    column = np.full(columns.shape, -1)
+    column[columns] = np.arange(int(columns.sum()))
+    number_y, number_x = np.nonzero(rows)
+    X = np.zeros((len(number_y), int(columns.sum())), dtype=np.int64)
+    height, width = columns.shape
+    for dy, dx in _OFFSETS:  # one pass per direction instead of one per row
+        ny, nx = number_y + dy, number_x + dx
+        inside = (0 <= ny) & (ny < height) & (0 <= nx) & (nx < width)
+        seen = np.full(len(ny), -1)
+        seen[inside] = column[ny[inside], nx[inside]]
+        hit = np.flatnonzero(seen >= 0)
+        X[hit, seen[hit]] = 1
+    return X

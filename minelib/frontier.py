@@ -45,11 +45,15 @@ class Decomposition:
     feasible: bool
 
 
-def decompose(X: np.ndarray, y: np.ndarray) -> Decomposition:
-    """Split (X, y) into independent components of grouped columns."""
+def decompose(X: np.ndarray, y: np.ndarray, set_aside_full_rows: bool = True) -> Decomposition:
+    """Split (X, y) into independent components of grouped columns.
+
+    Rows that see every column are taken as the total-mine row and set aside,
+    unless ``set_aside_full_rows`` is False (a system without a total row).
+    """
     n = X.shape[1]
     seen = X.sum(axis=1)
-    empty_rows, full_rows = seen == 0, (seen == n) & (n > 0)
+    empty_rows, full_rows = seen == 0, (seen == n) & (n > 0) & set_aside_full_rows
     totals = set(y[full_rows].tolist())
     feasible = not (y[empty_rows] != 0).any() and len(totals) <= 1
     local = ~(empty_rows | full_rows)
