@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count|analyze|optimal ...`` (see ``--help``).
+"""The command line: ``python -m minelib count|analyze|optimal|tables|play ...`` (see ``--help``).
 
 Bad input prints one line on stderr and exits with status 2.
 """
@@ -73,6 +73,40 @@ def _tables(args) -> None:
           f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
 
 
+def _play(args) -> None:
+    from minelib import experiments
+    from minelib.game import mines_for_density
+
+    size = BoardSize.parse(args.size)
+    if (args.mines is None) == (args.density is None):
+        raise ValueError("give --mines K or --density D (one of them)")
+    mines = args.mines if args.mines is not None else mines_for_density(size, args.density)
+    boards = _read_layouts(args.boards) if args.boards else ()
+    games = args.games if args.games is not None else (len(boards) or 10)
+    setting = experiments.Setting(args.solver, str(size), mines, games, args.seed, args.first_click,
+                                  args.first, boards)
+    summary = experiments.run(setting, args.results, parallel=not args.serial,
+                              progress=not args.quiet and not args.json)
+    if args.json:
+        print(json.dumps({"games": summary.games, "wins": summary.wins, "interval": [summary.low, summary.high],
+                          "seconds": dict(zip(("min", "median", "max"), summary.seconds))}))
+    else:
+        print(f"{args.solver} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
+
+
+def _read_layouts(path: str) -> tuple[str, ...]:
+    """Layout pictures separated by blank lines."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    pictures = tuple(block.strip() for block in text.split("\n\n") if block.strip())
+    if not pictures:
+        raise ValueError(f"{path} holds no layout pictures")
+    return pictures
+
+
 def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) -> None:
     command.add_argument("file", nargs="?", help="board file (default: standard input)")
     command.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
@@ -124,6 +158,29 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.set_defaults(run=_tables)
+    play = commands.add_parser(
+        "play", help="play seeded games with an automatic solver; wins and times",
+        description="Play N seeded games (game i seeded by (SEED, i)) in parallel over all cores and "
+                    "print the wins with a 95%% interval and the min / median / max seconds per game. "
+                    "With --results, each finished game is appended to that file: rerun to resume.")
+    play.add_argument("--solver", choices=("zdd", "best"), default="best",
+                      help="zdd: article 003's player; best: the stronger player (default)")
+    play.add_argument("--size", required=True, help="board size HxW")
+    play.add_argument("--mines", type=int, help="number of mines")
+    play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")
+    play.add_argument("--games", type=int, help="number of games (default 10, or every layout of --boards)")
+    play.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    play.add_argument("--first-click", choices=("zero", "safe", "none"), default="zero",
+                      help="zero: the first click opens a region (default); safe: it is mine-free; none")
+    play.add_argument("--first", choices=("random", "corner", "center"), default="random",
+                      help="where the first click goes (default: a seeded random cell)")
+    play.add_argument("--boards", metavar="FILE", help="replay these layouts ('*' mine, '.' safe; blank lines between)")
+    play.add_argument("--results", metavar="FILE", help="append each game here and resume from it")
+    play.add_argument("--serial", action="store_true", help="play in this process instead of a process per core")
+    play.add_argument("--json", action="store_true",
+                      help='print {"games": n, "wins": w, "interval": [lo, hi], "seconds": {"min", "median", "max"}}')
+    play.add_argument("--quiet", action="store_true", help="no progress bar")
+    play.set_defaults(run=_play)
     return parser
 
 

@@ -1,0 +1,190 @@
+"""Auto-play experiments (article 003): N seeded games per setting, wins and times.
+
+Game ``i`` of a setting is seeded by ``(seed, i)`` alone, so results do not
+depend on which worker plays it or in which order games finish. Games run in
+parallel through any ``concurrent.futures`` executor (by default a process pool
+over all cores; a Dask cluster works the same way through
+``distributed.Client(...).get_executor()``). Each finished game is appended at
+once as one JSON line to the results file, so an interrupted run loses nothing
+and resumes where it stopped.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import statistics
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from minelib.board import BoardSize
+from minelib.game import Game, check_rule, parse_layout
+from minelib.solvers import SOLVERS, first_cell
+
+FIRST_CELLS = ("random", "corner", "center")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What to play: solver, board, mines, first-click rule and cell, games and seed.
+
+    With ``boards`` (layout pictures) the games replay those layouts instead of
+    random ones; the first click is then a seeded random cell the rule allows.
+    """
+
+    solver: str
+    size: str
+    mines: int
+    games: int
+    seed: int = 0
+    first_click: str = "zero"
+    first: str = "random"
+    boards: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if self.solver not in SOLVERS:
+            raise ValueError(f"unknown solver {self.solver!r} (expected one of {', '.join(SOLVERS)})")
+        if self.first not in FIRST_CELLS:
+            raise ValueError(f"unknown first click {self.first!r} (expected one of {', '.join(FIRST_CELLS)})")
+        if not isinstance(self.games, int) or self.games < 1:
+            raise ValueError(f"the number of games must be a positive integer, got {self.games!r}")
+        check_rule(BoardSize.parse(self.size), self.mines, self.first_click)
+        for picture in self.boards:
+            layout = parse_layout(picture)
+            if f"{layout.shape[0]}x{layout.shape[1]}" != self.size or int(layout.sum()) != self.mines:
+                raise ValueError(f"a layout in the boards file is not {self.size} with {self.mines} mines")
+        if self.boards and self.games > len(self.boards):
+            raise ValueError(f"{self.games} games asked for but only {len(self.boards)} layouts given")
+
+    def key(self) -> str:
+        """The setting's identity in the results file (the number of games excluded)."""
+        fields = asdict(self)
+        del fields["games"]
+        return json.dumps(fields, sort_keys=True)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Wins with a 95% interval, and seconds per game (all games and won games only)."""
+
+    games: int
+    wins: int
+    low: float
+    high: float
+    seconds: tuple[float, float, float]           # min, median, max over all games
+    won_seconds: tuple[float, float, float] | None  # the same over won games
+
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games
+
+    def __str__(self) -> str:
+        low, mid, high = self.seconds
+        return (f"{self.wins}/{self.games} won ({self.rate:.1%}, 95% interval {self.low:.1%}-{self.high:.1%}); "
+                f"seconds per game min {low:.3f} median {mid:.3f} max {high:.3f}")
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for a win rate (95% by default)."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play_one(setting: Setting, index: int) -> dict:
+    """Play game ``index`` of a setting; a JSON-ready record."""
+    size = BoardSize.parse(setting.size)
+    rng = np.random.default_rng([setting.seed, index])
+    if setting.boards:
+        game = Game.from_picture(setting.boards[index], setting.first_click)
+        allowed = game.first_click_cells()
+        if not allowed:
+            raise ValueError(f"layout {index} has no cell the {setting.first_click!r} rule allows to click first")
+        first = allowed[int(rng.integers(len(allowed)))]
+    else:
+        first = first_cell(size, setting.first, rng)
+        game = Game(size, setting.mines, setting.first_click, seed=rng)
+    record = SOLVERS[setting.solver]().play(game, first)
+    return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
+
+
+def load(path: Path | str, setting: Setting) -> dict[int, dict]:
+    """The games of ``setting`` already in the results file, by index (torn last lines skipped)."""
+    path, key, games = Path(path), setting.key(), {}
+    if not path.exists():
+        return games
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue  # a line cut short by an interruption
+        if entry.get("setting") == key and entry["index"] < setting.games:
+            games[entry["index"]] = entry
+    return games
+
+
+def run(setting: Setting, results: Path | str | None = None, executor: Executor | None = None,
+        parallel: bool = True, progress: bool = True) -> Summary:
+    """Play the setting's games not yet in ``results`` and summarize all of them.
+
+    Games go to ``executor``; without one, to a process pool over all cores, or
+    (``parallel=False``) are played in this process one after another.
+    """
+    done = load(results, setting) if results else {}
+    todo = [i for i in range(setting.games) if i not in done]
+    own = executor is None and parallel and len(todo) > 1
+    if own:
+        executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
+    bar = tqdm(total=setting.games, initial=len(done), disable=not progress,
+               desc=f"{setting.solver} {setting.size}/{setting.mines}")
+    try:
+        for entry in _finished(setting, todo, executor):
+            done[entry["index"]] = entry
+            if results:
+                _append(results, {"setting": setting.key(), **entry})
+            bar.update()
+    finally:
+        bar.close()
+        if own:
+            executor.shutdown(cancel_futures=True)
+    return summarize(list(done.values()))
+
+
+def _finished(setting: Setting, todo: list[int], executor: Executor | None):
+    if executor is None:
+        yield from (play_one(setting, i) for i in todo)
+        return
+    futures = [executor.submit(play_one, setting, i) for i in todo]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _append(path: Path | str, entry: dict) -> None:
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(entry) + "\n")
+        handle.flush()
+
+
+def summarize(entries: list[dict]) -> Summary:
+    """Wins, the Wilson interval and min / median / max seconds of game records."""
+    if not entries:
+        raise ValueError("no games to summarize")
+    wins = sum(e["won"] for e in entries)
+    won = [e["seconds"] for e in entries if e["won"]]
+    return Summary(len(entries), wins, *wilson_interval(wins, len(entries)),
+                   _spread([e["seconds"] for e in entries]), _spread(won) if won else None)
+
+
+def _spread(values: list[float]) -> tuple[float, float, float]:
+    return (min(values), statistics.median(values), max(values))

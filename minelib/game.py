@@ -1,0 +1,233 @@
+"""The game engine: seeded random games, first-click rules, opening and flagging.
+
+Article 003's experiments play seeded games with the ``zero`` rule (the first
+click and its neighbours are mine-free, the first click at a random cell). Three
+rules are offered, as in the optimal-play module:
+
+- ``zero``: the first click and its neighbours are mine-free;
+- ``safe``: the first click is mine-free, mines uniform over the other cells;
+- ``none``: mines uniform over the board; the first click may lose.
+
+A seeded game places its mines at the first click (the rule depends on where it
+is). A fixed layout can be loaded from a picture (``*`` mine, ``.`` safe) to
+replay datasets. Cells are ``(y, x)``; inside, the engine uses flat cell ids and
+plain lists, which keeps a whole 80x80 game in Python fast.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
+
+FIRST_CLICK_RULES = ("zero", "safe", "none")
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+@lru_cache(maxsize=64)
+def neighbour_ids(size: BoardSize) -> tuple[tuple[int, ...], ...]:
+    """For every cell id, the ids of its neighbours."""
+    return tuple(tuple(size.cell_id(n) for n in size.neighbours(c)) for c in size.cells())
+
+
+def check_rule(size: BoardSize, mines: int, rule: str) -> None:
+    """Raise ValueError unless ``mines`` mines fit on ``size`` under first-click ``rule``."""
+    if rule not in FIRST_CLICK_RULES:
+        raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+    if not isinstance(mines, (int, np.integer)) or mines < 0:
+        raise ValueError(f"the number of mines must be a non-negative integer, got {mines!r}")
+    kept_free = {"none": 0, "safe": 1, "zero": max(1 + len(n) for n in neighbour_ids(size))}[rule]
+    if mines > size.n_cells - kept_free:
+        raise ValueError(f"{mines} mines do not fit on {size} with the {rule!r} first-click rule "
+                         f"(at most {max(size.n_cells - kept_free, 0)})")
+
+
+def mines_for_density(size: BoardSize, density: float) -> int:
+    """The mine count for a density in (0, 1), rounded to the nearest integer."""
+    if not 0 < density < 1:
+        raise ValueError(f"mine density must lie strictly between 0 and 1, got {density!r}")
+    return round(size.n_cells * density)
+
+
+def parse_layout(text: str) -> np.ndarray:
+    """A boolean mine layout from a picture: one line per row, ``*`` a mine, ``.`` safe."""
+    rows = [line.strip() for line in text.strip().splitlines()]
+    if not rows or not rows[0]:
+        raise ValueError("empty layout picture")
+    for i, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise ValueError(f"layout row {i} has {len(row)} cells, expected {len(rows[0])}")
+        for j, char in enumerate(row):
+            if char not in "*.":
+                raise ValueError(f"layout row {i} column {j}: unexpected {char!r} (use '*' or '.')")
+    return np.array([[char == "*" for char in row] for row in rows], dtype=bool)
+
+
+def layout_picture(layout: np.ndarray) -> str:
+    """The picture of a layout (``*`` mine, ``.`` safe)."""
+    return "\n".join("".join("*" if m else "." for m in row) for row in layout)
+
+
+class Game:
+    """One game of Minesweeper: a hidden layout, the player's view, and the status."""
+
+    def __init__(self, size: BoardSize, mines: int, first_click: str = "zero", seed=None,
+                 layout: np.ndarray | None = None):
+        check_rule(size, mines, first_click)
+        self.size, self.mines, self.first_click = size, int(mines), first_click
+        self._rng = np.random.default_rng(seed)
+        self._neighbours = neighbour_ids(size)
+        self._values = [UNOPENED] * size.n_cells
+        self._mine: list[bool] | None = None
+        self._numbers: list[int] | None = None
+        self.status, self.first, self.opened, self.flags = PLAYING, None, 0, 0
+        if layout is not None:
+            self._place(np.asarray(layout, dtype=bool))
+
+    @classmethod
+    def from_picture(cls, text: str, first_click: str = "none") -> Game:
+        """A game on a fixed layout (``*`` mine, ``.`` safe); the rule is only checked at the first click."""
+        layout = parse_layout(text)
+        size = BoardSize(*layout.shape)
+        return cls(size, int(layout.sum()), "none", layout=layout)._with_rule(first_click)
+
+    @classmethod
+    def showing(cls, board: Board, mines: int) -> Game:
+        """A game whose view is ``board``, with no layout behind it: for asking a solver
+        what it would do in a position (checked by ``analyze``); it cannot be opened."""
+        from minelib.analysis import analyze
+        analyze(board, mines)
+        game = cls(board.size, mines, "none")
+        game._values = board.values.ravel().astype(int).tolist()
+        game.opened = int((board.values >= 0).sum())
+        game.flags = int((board.values == MINE).sum())
+        game.first = (0, 0)
+        game._mine = None
+        return game
+
+    def _with_rule(self, rule: str) -> Game:
+        if rule not in FIRST_CLICK_RULES:
+            raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+        self.first_click = rule
+        return self
+
+    def _place(self, layout: np.ndarray) -> None:
+        if layout.shape != (self.size.height, self.size.width) or int(layout.sum()) != self.mines:
+            raise ValueError(f"the layout must be {self.size} with {self.mines} mines")
+        self._mine = layout.ravel().tolist()
+        self._numbers = [sum(self._mine[n] for n in around) for around in self._neighbours]
+
+    def _place_at_random(self, first: int) -> None:
+        banned = {first, *self._neighbours[first]} if self.first_click == "zero" else \
+            {first} if self.first_click == "safe" else set()
+        allowed = [c for c in range(self.size.n_cells) if c not in banned]
+        layout = np.zeros(self.size.n_cells, dtype=bool)
+        layout[[allowed[k] for k in self._rng.choice(len(allowed), self.mines, replace=False)]] = True
+        self._place(layout.reshape(self.size.height, self.size.width))
+
+    # --- what the player sees -------------------------------------------------
+
+    @property
+    def values(self) -> np.ndarray:
+        """The player's view as board values (UNOPENED, MINE for a flag, or a number)."""
+        return np.array(self._values, dtype=np.int8).reshape(self.size.height, self.size.width)
+
+    @property
+    def board(self) -> Board:
+        """The player's view as a Board (flags are taken as known mines)."""
+        return Board(self.values)
+
+    @property
+    def mines_left(self) -> int:
+        """Mines not yet flagged (negative if the player flagged too many)."""
+        return self.mines - self.flags
+
+    @property
+    def over(self) -> bool:
+        return self.status != PLAYING
+
+    def value(self, cell: Cell) -> int:
+        """What the player sees at ``cell``."""
+        return self._values[self._id(cell)]
+
+    def layout(self) -> np.ndarray:
+        """The mine layout (only once the game is over, or for a fixed layout)."""
+        if self._mine is None:
+            raise ValueError("the mines are placed at the first click")
+        return np.array(self._mine, dtype=bool).reshape(self.size.height, self.size.width)
+
+    # --- moves ----------------------------------------------------------------
+
+    def _id(self, cell: Cell) -> int:
+        if tuple(cell) not in self.size:
+            raise ValueError(f"cell {tuple(cell)} is outside the {self.size} board")
+        return self.size.cell_id(cell)
+
+    def open(self, cell: Cell) -> list[Cell]:
+        """Open ``cell`` (a zero opens its region); the cells opened. Opening a mine loses."""
+        return [self.size.cell_at(i) for i in self.open_id(self._id(cell))]
+
+    def open_id(self, start: int) -> list[int]:
+        """``open`` by cell id, returning ids."""
+        if self.over:
+            raise ValueError(f"the game is over ({self.status})")
+        if self._values[start] == MINE:
+            raise ValueError(f"cell {self.size.cell_at(start)} is flagged; unflag it first")
+        if self._values[start] != UNOPENED:
+            return []
+        if self.first is None:
+            self.first = self.size.cell_at(start)
+            if self._mine is None:
+                self._place_at_random(start)
+            elif not self._rule_holds(start):
+                raise ValueError(f"the first click {self.first} breaks the {self.first_click!r} rule on this layout")
+        if self._mine is None:
+            raise ValueError("this game only shows a position; it has no mines to open")
+        if self._mine[start]:
+            self.status = LOST
+            return []
+        values, numbers, neighbours = self._values, self._numbers, self._neighbours
+        opened, stack = [], [start]
+        while stack:
+            c = stack.pop()
+            if values[c] != UNOPENED:
+                continue
+            values[c] = numbers[c]
+            opened.append(c)
+            if numbers[c] == 0:
+                stack.extend(n for n in neighbours[c] if values[n] == UNOPENED)
+        self.opened += len(opened)
+        if self.opened == self.size.n_cells - self.mines:
+            self.status = WON
+        return opened
+
+    def _rule_holds(self, first: int) -> bool:
+        if self.first_click == "zero":
+            return not self._mine[first] and self._numbers[first] == 0
+        return self.first_click == "none" or not self._mine[first]
+
+    def flag(self, cell: Cell) -> bool:
+        """Toggle a flag on an unopened cell; whether it is flagged now."""
+        return self.flag_id(self._id(cell))
+
+    def flag_id(self, c: int) -> bool:
+        """``flag`` by cell id."""
+        if self.over:
+            raise ValueError(f"the game is over ({self.status})")
+        if self._values[c] >= 0:
+            raise ValueError(f"cell {self.size.cell_at(c)} is open and cannot be flagged")
+        flagged = self._values[c] == UNOPENED
+        self._values[c] = MINE if flagged else UNOPENED
+        self.flags += 1 if flagged else -1
+        return flagged
+
+    def first_click_cells(self) -> list[Cell]:
+        """The cells a first click may use on a fixed layout under this game's rule."""
+        if self._mine is None:
+            return self.size.cells()
+        return [self.size.cell_at(c) for c in range(self.size.n_cells) if self._rule_holds(c)]
+
+    def __repr__(self) -> str:
+        return (f"Game({self.size}, mines={self.mines}, first_click={self.first_click!r}, "
+                f"status={self.status!r}, opened={self.opened})")

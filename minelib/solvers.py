@@ -1,0 +1,368 @@
+"""Automatic players: article 003's ZDD player, and a stronger, faster one.
+
+Both play a ``minelib.game.Game`` to the end and share one signature:
+``solver.play(game, first) -> Record`` and ``solver.recommend(board, mines) -> Move``.
+
+- ``ZDDSolver`` is the article's player. It keeps a ZDD of the consistent
+  layouts of the frontier cells, updated as cells open: new frontier cells are
+  added at the top, each new number applied by ``hint``, the total by ``limit``.
+  Certain safe cells are opened, certain mines flagged (``onset``), and
+  otherwise the cell of least danger (layouts with a mine there, weighted by
+  binomials for the cells next to no number; exact big integers) is opened.
+- ``BestSolver`` plays on the analysis engine. Certainties come first, from the
+  cheap to the exact: the one-number rules on a work queue, the rule for two
+  numbers whose unopened cells nest, then ``minelib.analyze`` (exact, with the
+  total). When a guess is needed it opens the safest cell, and among the cells
+  within ``tolerance`` of the safest (at most ``lookahead`` of them) prefers the
+  one most likely to be safe *and* to make progress (show a number from which a
+  certain cell follows): a one-step look-ahead with exact counts. When at most
+  ``endgame_layouts`` layouts remain it plays the exact optimal move
+  (``minelib.optimal``).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from minelib.analysis import ImpossiblePosition, analyze, choose
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
+from minelib.game import PLAYING, Game, neighbour_ids
+from minelib.optimal import OptimalSolver
+from minelib.zdd import BASE, ZDD
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))  # ZDD recursions go as deep as the frontier
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: open or flag ``cell``; ``certain`` if no consistent layout makes it wrong."""
+
+    kind: str
+    cell: Cell
+    certain: bool
+    mine_probability: Fraction | None = None
+
+
+@dataclass
+class Record:
+    """How a game went: won or not, guesses made, seconds spent, and (if asked) every move."""
+
+    won: bool
+    guesses: int
+    seconds: float
+    moves: list[Move] = field(default_factory=list)
+
+
+def first_cell(size: BoardSize, where: str, rng: np.random.Generator | None = None) -> Cell:
+    """The first click: ``corner`` (0, 0), ``center``, or ``random`` (seeded by rng)."""
+    if where == "corner":
+        return (0, 0)
+    if where == "center":
+        return (size.height // 2, size.width // 2)
+    if where == "random":
+        if rng is None:
+            raise ValueError("a random first click needs a random generator")
+        return (int(rng.integers(size.height)), int(rng.integers(size.width)))
+    raise ValueError(f"unknown first click {where!r} (expected corner, center or random)")
+
+
+class _Player:
+    """What both players share: the game, a move log, and opening / flagging by cell id."""
+
+    def __init__(self, game: Game, log: bool):
+        self.game, self.size, self.log = game, game.size, [] if log else None
+        self.neighbours = neighbour_ids(game.size)
+        self.values = game._values  # the live view: read only here
+        self.guesses = 0
+
+    def open(self, c: int, certain: bool, p: Fraction | None = None) -> list[int]:
+        if self.log is not None:
+            self.log.append(Move("open", self.size.cell_at(c), certain, p))
+        if not certain:
+            self.guesses += 1
+        return self.game.open_id(c)
+
+    def flag(self, c: int) -> None:
+        if self.log is not None:
+            self.log.append(Move("flag", self.size.cell_at(c), True, Fraction(1)))
+        self.game.flag_id(c)
+
+    def hidden(self, c: int) -> list[int]:
+        return [n for n in self.neighbours[c] if self.values[n] == UNOPENED]
+
+    def need(self, c: int) -> int:
+        """Mines still to find around number c."""
+        return self.values[c] - sum(self.values[n] == MINE for n in self.neighbours[c])
+
+    def record(self, start: float) -> Record:
+        return Record(self.game.status == "won", self.guesses, time.perf_counter() - start, self.log or [])
+
+
+# --- article 003: the ZDD player ----------------------------------------------------
+
+
+class ZDDSolver:
+    """Article 003's player: a ZDD of the frontier layouts; certain cells, else least danger."""
+
+    name = "zdd"
+
+    def play(self, game: Game, first: Cell, log: bool = False) -> Record:
+        start = time.perf_counter()
+        run = _ZDDRun(game, log)
+        run.play(first)
+        return run.record(start)
+
+    def recommend(self, board: Board, mines: int) -> Move:
+        """The move this player makes in a position (the ZDD built from scratch)."""
+        game = Game.showing(board, mines)
+        run = _ZDDRun(game, log=True)
+        run.absorb([c for c in range(board.size.n_cells) if run.values[c] >= 0])
+        return run.decide()[0]
+
+    def probabilities(self, board: Board, mines: int) -> tuple[int, dict[Cell, Fraction]]:
+        """The layout count and every unopened cell's mine probability, from the ZDD."""
+        run = _ZDDRun(Game.showing(board, mines), log=False)
+        run.absorb([c for c in range(board.size.n_cells) if run.values[c] >= 0])
+        b, m = run.game.mines_left, run.interior_count()
+        run.family = run.zdd.limit(run.family, b, m)
+        total, danger = run.danger(b, m)
+        return total, {board.size.cell_at(c): Fraction(d, total) for c, d in sorted(danger.items())}
+
+
+class _ZDDRun(_Player):
+    def __init__(self, game: Game, log: bool):
+        super().__init__(game, log)
+        self.zdd, self.family = ZDD(), BASE
+        self.var_of: dict[int, int] = {}
+        self.cell_of: dict[int, int] = {}
+        self.next_var, self.collected_at = 0, 64
+
+    def play(self, first: Cell) -> None:
+        self.absorb(self.open(self.size.cell_id(first), certain=False))
+        while self.game.status == PLAYING:
+            moves = self.decide()
+            for move in moves:
+                c = self.size.cell_id(move.cell)
+                if move.kind == "flag":
+                    self.flag(c)
+                    self.family = self.zdd.onset(self.family, self.var_of.pop(c))
+                elif self.values[c] == UNOPENED:
+                    self.absorb(self.open(c, move.certain, move.mine_probability))
+                if self.game.status != PLAYING:
+                    return
+            if len(self.zdd) > 2 * self.collected_at:  # delete the nodes no longer reachable
+                self.zdd.collect([self.family])
+                self.collected_at = max(len(self.zdd), 64)
+
+    def absorb(self, opened: list[int]) -> None:
+        """Update the ZDD for cells just opened: drop them, add new frontier cells, apply the numbers."""
+        for c in opened:
+            if c in self.var_of:
+                self.family = self.zdd.offset(self.family, self.var_of.pop(c))
+        for c in opened:
+            for n in self.hidden(c):
+                if n not in self.var_of:
+                    self.next_var -= 1
+                    self.var_of[n] = self.next_var
+                    self.family = self.zdd.add_variable(self.family, self.next_var)
+        for c in opened:
+            hidden = self.hidden(c)
+            if hidden:
+                self.family = self.zdd.hint(self.family, [self.var_of[n] for n in hidden], self.need(c))
+        self.cell_of = {v: c for c, v in self.var_of.items()}
+
+    def decide(self) -> list[Move]:
+        """The certain moves, or else one guess: the cell of least danger."""
+        b, m = self.game.mines_left, self.interior_count()
+        self.family = self.zdd.limit(self.family, b, m)
+        if self.family == 0:
+            raise ImpossiblePosition("no mine layout fits the position")
+        items, flags = self.zdd.items(self.family), self.zdd.flags(self.family)
+        moves = [Move("flag", self.size.cell_at(self.cell_of[v]), True, Fraction(1)) for v in sorted(flags)]
+        moves += [Move("open", self.size.cell_at(c), True, Fraction(0))
+                  for c, v in sorted(self.var_of.items()) if v not in items]
+        if m and set(self.zdd.sizes(self.family)) == {b}:  # all mines left are on the frontier
+            moves += [Move("open", self.size.cell_at(c), True, Fraction(0)) for c in self.interior()]
+        return moves or [self.guess(b, m)]
+
+    def guess(self, b: int, m: int) -> Move:
+        total, danger = self.danger(b, m)
+        cell = min(danger, key=lambda c: (danger[c], c))
+        return Move("open", self.size.cell_at(cell), False, Fraction(danger[cell], total))
+
+    def danger(self, b: int, m: int) -> tuple[int, dict[int, int]]:
+        """The number of layouts, and for every unopened cell the layouts with a mine there.
+
+        A frontier layout of k mines leaves comb(m, b - k) ways for the m cells next
+        to no number; one of those cells is a mine in comb(m - 1, b - k - 1) of them.
+        """
+        by_size = self.zdd.sizes(self.family)
+        total = sum(n * choose(m, b - k) for k, n in by_size.items())
+        danger = {self.cell_of[v]: sum(n * choose(m, b - k) for k, n in per.items())
+                  for v, per in self.zdd.danger(self.family).items()}
+        for c in self.var_of:
+            danger.setdefault(c, 0)
+        if m:
+            outside = sum(n * choose(m - 1, b - k - 1) for k, n in by_size.items())
+            danger.update((c, outside) for c in self.interior())
+        return total, danger
+
+    def interior(self) -> list[int]:
+        return [c for c in range(self.size.n_cells) if self.values[c] == UNOPENED and c not in self.var_of]
+
+    def interior_count(self) -> int:
+        hidden = self.size.n_cells - self.game.opened - self.game.flags
+        return hidden - len(self.var_of)
+
+
+# --- the stronger player ------------------------------------------------------------------
+
+
+class BestSolver:
+    """Certainties from cheap to exact, then a safest guess with a one-step progress look-ahead."""
+
+    name = "best"
+
+    def __init__(self, tolerance: Fraction = Fraction(1, 20), lookahead: int = 6, endgame_layouts: int = 24):
+        self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
+
+    def play(self, game: Game, first: Cell, log: bool = False) -> Record:
+        start = time.perf_counter()
+        run = _BestRun(game, log, self)
+        run.play(first)
+        return run.record(start)
+
+    def recommend(self, board: Board, mines: int) -> Move:
+        """The move this player makes in a position."""
+        game = Game.showing(board, mines)
+        run = _BestRun(game, True, self)
+        run.queue = {c for c in range(board.size.n_cells) if run.values[c] > 0}
+        return run.decide()[0]
+
+
+class _BestRun(_Player):
+    def __init__(self, game: Game, log: bool, solver: BestSolver):
+        super().__init__(game, log)
+        self.solver, self.queue = solver, set()
+
+    def play(self, first: Cell) -> None:
+        self.opened(self.open(self.size.cell_id(first), certain=False))
+        while self.game.status == PLAYING:
+            for move in self.decide():
+                c = self.size.cell_id(move.cell)
+                if move.kind == "flag" and self.values[c] == UNOPENED:
+                    self.flag(c)
+                    self.queue.update(n for n in self.neighbours[c] if self.values[n] > 0)
+                elif move.kind == "open" and self.values[c] == UNOPENED:
+                    self.opened(self.open(c, move.certain, move.mine_probability))
+                if self.game.status != PLAYING:
+                    return
+
+    def opened(self, cells: list[int]) -> None:
+        """Queue the numbers whose neighbourhood just changed."""
+        for c in cells:
+            if self.values[c] > 0:
+                self.queue.add(c)
+            self.queue.update(n for n in self.neighbours[c] if self.values[n] > 0)
+
+    def decide(self) -> list[Move]:
+        """Certain moves (one-number rules, nested pairs, exact analysis), else one guess."""
+        return self.single() or self.pairs() or self.exact()
+
+    def single(self) -> list[Move]:
+        while self.queue:
+            c = self.queue.pop()
+            hidden = self.hidden(c)
+            if not hidden:
+                continue
+            need = self.need(c)
+            if need == 0:
+                return self._moves("open", hidden)
+            if need == len(hidden):
+                return self._moves("flag", hidden)
+        return []
+
+    def pairs(self) -> list[Move]:
+        """Two numbers a, b with a's unopened cells inside b's: b's other cells hold need(b) - need(a)."""
+        numbers = {c: set(h) for c in range(self.size.n_cells) if self.values[c] > 0 and (h := self.hidden(c))}
+        for a, inner in numbers.items():
+            for b in {x for n in inner for x in self.neighbours[n]}:
+                outer = numbers.get(b)
+                if outer is None or b == a or not inner < outer:
+                    continue
+                rest, mines = outer - inner, self.need(b) - self.need(a)
+                if mines == 0:
+                    return self._moves("open", rest)
+                if mines == len(rest):
+                    return self._moves("flag", rest)
+        return []
+
+    def exact(self) -> list[Move]:
+        board, mines = Board(self.game.values), self.game.mines
+        result = analyze(board, mines)
+        if result.safe or result.mines:
+            return [Move("flag", c, True, Fraction(1)) for c in result.mines] + \
+                   [Move("open", c, True, Fraction(0)) for c in result.safe]
+        if result.count <= self.solver.endgame_layouts and self._small_endgame(board, mines):
+            return [self.endgame(board, mines, result)]
+        return [self.guess(board, mines, result)]
+
+    def guess(self, board: Board, mines: int, result) -> Move:
+        """The safest cell; among near-safest ones, the likeliest to be safe and make progress.
+
+        Without look-ahead: the safest cell, ties broken by fewest unopened
+        neighbours (likelier to show a zero or a telling number), then row order.
+        """
+        risk = {c: result.probability(c) for c in board.unopened_cells()}
+        best = min(risk.values())
+        if not self.solver.lookahead:
+            cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(board, c), c))
+            return Move("open", cell, False, best)
+        ranked = sorted(risk, key=lambda c: (risk[c], c))
+        candidates = [c for c in ranked if risk[c] <= best + self.solver.tolerance][:self.solver.lookahead]
+        if len(candidates) == 1:
+            return Move("open", candidates[0], False, best)
+        score = {c: self.progress(board, mines, c, result.count) for c in candidates}
+        cell = max(candidates, key=lambda c: (score[c], -risk[c]))
+        return Move("open", cell, False, risk[cell])
+
+    def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
+        """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""
+        good = 0
+        for n in range(len(board.size.neighbours(cell)) + 1):
+            try:
+                after = analyze(board.with_value(cell, n), mines)
+            except ImpossiblePosition:
+                continue
+            if after.safe or after.mines:
+                good += after.count
+        return Fraction(good, total)
+
+    @staticmethod
+    def _small_endgame(board: Board, mines: int) -> bool:
+        """Whether the optimal solver's layout enumeration is cheap here (it tries every placement)."""
+        left = mines - len(board.mine_cells())
+        return board.size.n_cells <= ENDGAME_CELLS and choose(len(board.unopened_cells()), left) <= ENDGAME_PLACEMENTS
+
+    def endgame(self, board: Board, mines: int, result) -> Move:
+        """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
+        solver = OptimalSolver(board.size, mines, symmetry=False)
+        values = solver.position(board).move_values
+        cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
+        return Move("open", cell, False, result.probability(cell))
+
+    @staticmethod
+    def _unopened_around(board: Board, cell: Cell) -> int:
+        return sum(board.values[n] == UNOPENED for n in board.size.neighbours(cell))
+
+    def _moves(self, kind: str, cells) -> list[Move]:
+        p = Fraction(kind == "flag")
+        return [Move(kind, self.size.cell_at(c), True, p) for c in sorted(cells)]
+
+
+ENDGAME_CELLS, ENDGAME_PLACEMENTS = 100, 20_000
+SOLVERS = {"zdd": ZDDSolver, "best": BestSolver}

@@ -1,0 +1,71 @@
+"""The players: never wrong on a certain move, deterministic, and the right move in known positions."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from minelib.board import Board, BoardSize
+from minelib.game import Game
+from minelib.solvers import SOLVERS, BestSolver, ZDDSolver, first_cell
+
+SETTINGS = [(BoardSize(9, 9), 10, "zero"), (BoardSize(8, 8), 14, "safe"), (BoardSize(6, 10), 14, "none"),
+            (BoardSize(16, 30), 99, "zero")]
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+@pytest.mark.parametrize("size, mines, rule", SETTINGS)
+def test_certain_moves_are_never_wrong(name, size, mines, rule):
+    games = 8 if size.n_cells > 100 else 40
+    for seed in range(games):
+        rng = np.random.default_rng([11, seed])
+        game = Game(size, mines, rule, seed=rng)
+        record = SOLVERS[name]().play(game, first_cell(size, "random", rng), log=True)
+        layout = game.layout()
+        assert record.won == (game.status == "won")
+        assert sum(not m.certain for m in record.moves) == record.guesses
+        for move in record.moves:
+            if move.certain:
+                assert layout[move.cell] == (move.kind == "flag"), (seed, move)
+        last = record.moves[-1]
+        assert record.won or (last.kind == "open" and not last.certain and layout[last.cell])
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_games_are_deterministic(name):
+    def play():
+        rng = np.random.default_rng([4, 2])
+        game = Game(BoardSize(9, 9), 10, "zero", seed=rng)
+        return SOLVERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
+    assert play() == play()
+
+
+@pytest.mark.parametrize("solver", [ZDDSolver(), BestSolver()])
+def test_recommend_finds_the_certain_move(solver):
+    board = Board.from_text("1..\n1..\n1..")  # (0,1) and (2,1) safe, (1,1) a mine, by the 1-1-1 column
+    move = solver.recommend(board, 1)
+    assert move.certain and (move.kind, move.cell) in {("open", (0, 1)), ("open", (2, 1)), ("flag", (1, 1)),
+                                                       ("open", (0, 2)), ("open", (1, 2)), ("open", (2, 2))}
+
+
+def test_guesses_pick_the_safest_cell():
+    board = Board.from_text("1...\n....")  # 1 mine in the 3 cells by the 1 (1/3 each), 1 in the other 4 (1/4)
+    for solver in (ZDDSolver(), BestSolver(lookahead=0), BestSolver()):
+        move = solver.recommend(board, 2)
+        assert not move.certain and move.kind == "open"
+        assert move.mine_probability == Fraction(1, 4) and move.cell[1] >= 2
+    assert ZDDSolver().probabilities(board, 2) == (
+        12, {c: Fraction(1, 3) if c[1] < 2 else Fraction(1, 4) for c in board.unopened_cells()})
+
+
+def test_recommend_rejects_impossible_positions():
+    from minelib.analysis import ImpossiblePosition
+    with pytest.raises(ImpossiblePosition):
+        BestSolver().recommend(Board.from_text("3.\n.."), 1)
+
+
+def test_first_cell_choices():
+    size = BoardSize(16, 30)
+    assert first_cell(size, "corner") == (0, 0) and first_cell(size, "center") == (8, 15)
+    assert first_cell(size, "random", np.random.default_rng(1)) in size
+    with pytest.raises(ValueError, match="unknown first click"):
+        first_cell(size, "edge")

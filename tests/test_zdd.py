@@ -1,0 +1,125 @@
+"""The ZDD package against plain Python sets, and its danger counts against minelib.analyze."""
+from itertools import combinations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from minelib.analysis import ImpossiblePosition, analyze
+from minelib.solvers import ZDDSolver
+from minelib.zdd import BASE, EMPTY, ZDD
+from tests.conftest import positions
+
+VARS = range(6)
+families = st.sets(st.frozensets(st.sampled_from(VARS)), max_size=20)
+
+
+def test_node_applies_zero_suppression_and_sharing():
+    zdd = ZDD()
+    assert zdd.node(3, BASE, EMPTY) == BASE
+    a, b = zdd.node(3, EMPTY, BASE), zdd.node(3, EMPTY, BASE)
+    assert a == b and len(zdd) == 1
+    zdd.assert_consistent()
+
+
+def test_article_board_one_items_and_flags():
+    """Article 003, board 1: P = {{a, d, e}, {c, d}}: b is safe, d is a mine."""
+    a, b, c, d, e = range(5)
+    zdd = ZDD()
+    f = zdd.from_sets([{a, d, e}, {c, d}])
+    assert set(range(5)) - zdd.items(f) == {b}
+    assert zdd.flags(f) == {d}
+
+
+@given(families)
+def test_from_sets_round_trip_and_counts(family):
+    zdd = ZDD()
+    f = zdd.from_sets(family)
+    assert set(zdd.sets(f)) == family
+    assert zdd.count(f) == len(family)
+    sizes = {}
+    for s in family:
+        sizes[len(s)] = sizes.get(len(s), 0) + 1
+    assert zdd.sizes(f) == sizes
+    zdd.assert_consistent()
+
+
+@given(families, st.sets(st.sampled_from(VARS)), st.integers(-1, 7))
+def test_hint_keeps_sets_with_h_elements_in_E(family, E, h):
+    zdd = ZDD()
+    assert set(zdd.sets(zdd.hint(zdd.from_sets(family), E, h))) == {s for s in family if len(s & E) == h}
+
+
+@given(families, st.integers(0, 7), st.integers(0, 7))
+def test_limit_keeps_sets_leaving_at_most_m_mines(family, b, m):
+    zdd = ZDD()
+    assert set(zdd.sets(zdd.limit(zdd.from_sets(family), b, m))) == {s for s in family if 0 <= b - len(s) <= m}
+
+
+@given(families, st.sampled_from(VARS))
+def test_onset_offset_restrict_a_variable(family, v):
+    zdd = ZDD()
+    f = zdd.from_sets(family)
+    assert set(zdd.sets(zdd.onset(f, v))) == {s - {v} for s in family if v in s}
+    assert set(zdd.sets(zdd.offset(f, v))) == {s for s in family if v not in s}
+
+
+@given(families)
+def test_items_flags_and_danger_by_size(family):
+    zdd = ZDD()
+    f = zdd.from_sets(family)
+    assert zdd.items(f) == frozenset().union(*family)
+    assert zdd.flags(f) == (frozenset.intersection(*family) if family else frozenset())
+    expected = {}
+    for s in family:
+        for v in s:
+            expected.setdefault(v, {}).setdefault(len(s), 0)
+            expected[v][len(s)] += 1
+    assert zdd.danger(f) == expected
+
+
+@given(families)
+def test_add_variable_doubles_the_family(family):
+    zdd = ZDD()
+    f = zdd.add_variable(zdd.from_sets(family), -1)
+    assert set(zdd.sets(f)) == family | {s | {-1} for s in family}
+    with pytest.raises(ValueError, match="must come before"):
+        zdd.add_variable(zdd.from_sets([{2}]), 5)
+
+
+def test_collect_deletes_only_unreachable_nodes():
+    zdd = ZDD()
+    keep = zdd.from_sets([set(c) for c in combinations(range(5), 2)])
+    zdd.from_sets([{0, 1, 2, 3}, {4}])  # garbage
+    before = set(zdd.sets(keep))
+    assert zdd.collect([keep]) > 0
+    zdd.assert_consistent()
+    assert set(zdd.sets(keep)) == before
+    assert zdd.collect([keep]) == 0
+
+
+@given(positions(max_height=4, max_width=5))
+def test_zdd_probabilities_agree_with_analyze(position):
+    board, mines = position
+    try:
+        expected = analyze(board, mines)
+    except ImpossiblePosition:
+        return
+    count, probabilities = ZDDSolver().probabilities(board, mines)
+    assert count == expected.count
+    assert probabilities == {c: expected.probability(c) for c in board.unopened_cells()}
+
+
+def test_zdd_probabilities_agree_with_analyze_on_expert_positions():
+    import numpy as np
+
+    from minelib.board import BoardSize
+    from minelib.problems import midgame_positions
+
+    boards = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(5), guesses="frontier")
+    assert boards
+    for board in boards:
+        count, probabilities = ZDDSolver().probabilities(board, 99)
+        expected = analyze(board, 99)
+        assert count == expected.count
+        assert all(p == expected.probability(c) for c, p in probabilities.items())
