@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce test test-unit test-notebooks lab benchmarks tables clean
+.PHONY: install reproduce test test-unit test-notebooks lab benchmarks tables experiments clean
 
 install: $(STAMP)
 
@@ -45,6 +45,12 @@ lab: install
 TABLE_ARGS ?= --side 5 --strips 2x6,2x7,2x8,3x6 --cap 600
 tables: install
 	$(BIN)/python -m minelib tables $(TABLE_ARGS)
+
+# The auto-play experiments behind notebooks 05 and 06 (resumable: every game is
+# appended to results/games.jsonl as it finishes).
+EXPERIMENT_ARGS ?= --games 50 --level-games 1000
+experiments: install
+	$(BIN)/python benchmarks/solvers.py $(EXPERIMENT_ARGS)
 
 benchmarks: install
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done

@@ -163,8 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play N seeded games (game i seeded by (SEED, i)) in parallel over all cores and "
                     "print the wins with a 95%% interval and the min / median / max seconds per game. "
                     "With --results, each finished game is appended to that file: rerun to resume.")
-    play.add_argument("--solver", choices=("zdd", "best"), default="best",
-                      help="zdd: article 003's player; best: the stronger player (default)")
+    play.add_argument("--solver", choices=("zdd", "best", "safest"), default="best",
+                      help="zdd: article 003's player; best: the stronger player (default); "
+                           "safest: best without its look-ahead")
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")
     play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")

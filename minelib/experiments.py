@@ -22,10 +22,37 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from minelib.board import BoardSize
-from minelib.game import Game, check_rule, parse_layout
+from minelib.game import Game, check_rule, mines_for_density, parse_layout
 from minelib.solvers import SOLVERS, first_cell
 
 FIRST_CELLS = ("random", "corner", "center")
+
+# Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
+# first click at a random cell): wins, and min / median / max seconds over all games.
+ARTICLE_SIZES = (20, 40, 60, 80)
+ARTICLE_DENSITIES = (0.1, 0.2)
+ARTICLE_GAMES = 50
+ARTICLE_RESULTS = {
+    (20, 0.1): (47, (0.012, 0.016, 0.042)), (40, 0.1): (47, (0.064, 0.076, 0.110)),
+    (60, 0.1): (49, (0.156, 0.191, 0.290)), (80, 0.1): (46, (0.351, 0.424, 0.757)),
+    (20, 0.2): (36, (0.002, 0.035, 0.128)), (40, 0.2): (17, (0.004, 0.243, 1.121)),
+    (60, 0.2): (13, (0.005, 1.400, 23.505)), (80, 0.2): (8, (0.006, 5.275, 74.303)),
+}
+# The standard levels, and the first-click settings they are played with.
+LEVELS = {"beginner": ("9x9", 10), "intermediate": ("16x16", 40), "expert": ("16x30", 99)}
+LEVEL_FIRST_CLICKS = (("safe", "corner"), ("zero", "corner"), ("zero", "center"))
+
+
+def article_setting(solver: str, side: int, density: float, games: int = ARTICLE_GAMES, seed: int = 2023) -> Setting:
+    """One setting of article 003's experiment."""
+    size = BoardSize(side, side)
+    return Setting(solver, str(size), mines_for_density(size, density), games, seed, "zero", "random")
+
+
+def level_setting(solver: str, level: str, first_click: str, first: str, games: int, seed: int = 2024) -> Setting:
+    """A standard level (beginner, intermediate, expert) with a first-click rule and cell."""
+    size, mines = LEVELS[level]
+    return Setting(solver, size, mines, games, seed, first_click, first)
 
 
 @dataclass(frozen=True)

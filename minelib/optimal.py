@@ -306,12 +306,18 @@ class OptimalSolver:
         if board.size != self.size:
             raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
         start, before = time.perf_counter(), self.solved
+        values = dict(self.move_values(board))
+        return self._result(values, start, before, layouts=self._last_layouts)
+
+    def move_values(self, board: Board):
+        """Yield (cell, exact win probability of opening it) for each unopened cell, one at a time."""
+        if board.size != self.size:
+            raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
         layouts = consistent_layouts(board, self.mines, self.geometry)
+        self._last_layouts = len(layouts)
         opened = sum(self.geometry.bit(c) for c in board.number_cells())
-        values = {}
         for cell in board.unopened_cells():
-            values[cell] = Fraction(self.click(layouts, self.size.cell_id(cell), opened), len(layouts))
-        return self._result(values, start, before, layouts=len(layouts))
+            yield cell, Fraction(self.click(layouts, self.size.cell_id(cell), opened), len(layouts))
 
     def _result(self, values: dict[Cell, Fraction], start: float, before: int, layouts: int) -> Result:
         values = dict(sorted(values.items()))
@@ -365,6 +371,11 @@ def check_layout_count(count: int, what: str) -> None:
                          f"{MAX_LAYOUTS:,} (try a smaller board or fewer mines)")
 
 
+def placements(board: Board, mines: int) -> int:
+    """How many placements ``consistent_layouts`` tries: its cost (it checks each one)."""
+    return comb(len(board.unopened_cells()), mines - len(board.mine_cells()))
+
+
 def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     """Every layout (flags included) consistent with a position, as sorted bitmasks."""
     analyze(board, mines)  # raises a clear ImpossiblePosition if nothing fits
@@ -388,5 +399,5 @@ def solve(size: BoardSize | str, mines: int, first_click: str = "none") -> Resul
     return OptimalSolver(size, mines).first_move(first_click)
 
 
-__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "solve",
+__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "placements", "solve",
            "strategy_tree"]

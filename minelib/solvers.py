@@ -17,7 +17,9 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   one most likely to be safe *and* to make progress (show a number from which a
   certain cell follows): a one-step look-ahead with exact counts. When at most
   ``endgame_layouts`` layouts remain it plays the exact optimal move
-  (``minelib.optimal``).
+  (``minelib.optimal``). ``"safest"`` names the same player without the
+  look-ahead (ties broken by fewest unopened neighbours), to measure what the
+  look-ahead buys.
 """
 from __future__ import annotations
 
@@ -25,13 +27,14 @@ import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
 from minelib.analysis import ImpossiblePosition, analyze, choose
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
-from minelib.optimal import OptimalSolver
+from minelib.optimal import OptimalSolver, placements
 from minelib.zdd import BASE, ZDD
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))  # ZDD recursions go as deep as the frontier
@@ -345,8 +348,7 @@ class _BestRun(_Player):
     @staticmethod
     def _small_endgame(board: Board, mines: int) -> bool:
         """Whether the optimal solver's layout enumeration is cheap here (it tries every placement)."""
-        left = mines - len(board.mine_cells())
-        return board.size.n_cells <= ENDGAME_CELLS and choose(len(board.unopened_cells()), left) <= ENDGAME_PLACEMENTS
+        return board.size.n_cells <= ENDGAME_CELLS and placements(board, mines) <= ENDGAME_PLACEMENTS
 
     def endgame(self, board: Board, mines: int, result) -> Move:
         """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
@@ -365,4 +367,4 @@ class _BestRun(_Player):
 
 
 ENDGAME_CELLS, ENDGAME_PLACEMENTS = 100, 20_000
-SOLVERS = {"zdd": ZDDSolver, "best": BestSolver}
+SOLVERS = {"zdd": ZDDSolver, "best": BestSolver, "safest": partial(BestSolver, lookahead=0)}

@@ -1,0 +1,333 @@
+"""An interactive board explorer for notebooks (ipywidgets).
+
+``BoardExplorer()`` shows a board of buttons with controls. It holds no game
+logic: the game is a ``minelib.game.Game``, the overlays come from
+``minelib.analyze`` (exact mine probabilities, certain cells, layout count), the
+chosen solver's ``recommend`` and, on small boards, ``minelib.optimal`` (the
+exact win probability of every move). Every action is a method
+(``click``, ``open``, ``flag``, ``set_cell``, ``undo``, ``new_game``,
+``set_mode``, ``show``) so tests drive it without a browser.
+
+Two modes: *play* (a seeded game; click opens, or flags with the flag tool) and
+*edit* (click sets the cell to the chosen value: unopened, a number 0-8 or a
+flag, to enter a position from a real game). Only buttons whose look changed are
+updated, so an expert board stays responsive.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+from fractions import Fraction
+
+import ipywidgets as w
+
+from minelib.analysis import Analysis, ImpossiblePosition, analyze
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
+from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
+from minelib.optimal import OptimalSolver, placements
+from minelib.solvers import SOLVERS
+
+EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
+OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
+OPTIMAL_LIMIT = 2_000          # consistent layouts at most, for the win-probability overlay
+OPTIMAL_PLACEMENTS = 200_000   # and placements the optimal solver's enumeration tries
+_NUMBER_COLOURS = ["#777", "#1f4fd6", "#1b7a1b", "#c8261f", "#1d1d8a", "#7a1b1b", "#1b7a7a", "#000", "#555"]
+
+
+def _heat(p: Fraction) -> str:
+    """A colour from green (safe) through yellow to red (mine) for a probability."""
+    x = float(p)
+    red, green = (int(255 * min(1, 2 * x)), int(255 * min(1, 2 * (1 - x))))
+    return f"#{red:02x}{green:02x}60"
+
+
+class BoardExplorer:
+    """A board to play or edit, with exact overlays; ``BoardExplorer()`` in a notebook cell shows it."""
+
+    def __init__(self, size: str = "9x9", mines: int = 10, first_click: str = "zero", seed: int = 0,
+                 solver: str = "best", overlays=("probabilities", "certain")):
+        self.size, self.mines = BoardSize.parse(size) if isinstance(size, str) else size, mines
+        self.solver_name, self.overlays = solver, set(overlays)
+        self.game: Game | None = None
+        self.position: Board = Board.unopened(self.size)
+        self.analysis: Analysis | None = None
+        self.recommended = None
+        self.win_values: dict[Cell, Fraction] = {}
+        self.message = self.win_note = ""
+        self.history: list = []
+        self._cancel = threading.Event()
+        self._build_controls(first_click, seed)
+        self.widget = w.VBox([self.controls, self.grid_box, self.status])
+        self.new_game()
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # --- layout ----------------------------------------------------------------------
+
+    def _build_controls(self, first_click: str, seed: int) -> None:
+        self.mode_control = w.ToggleButtons(options=["play", "edit"], value="play", description="mode")
+        self.tool_control = w.ToggleButtons(options=["open", "flag"], value="open", description="click")
+        self.value_control = w.Dropdown(options=list(EDIT_VALUES), value="1", description="set to")
+        self.size_control = w.Text(value=str(self.size), description="size", layout=w.Layout(width="140px"))
+        self.mines_control = w.IntText(value=self.mines, description="mines", layout=w.Layout(width="140px"))
+        self.rule_control = w.Dropdown(options=list(FIRST_CLICK_RULES), value=first_click, description="first click")
+        self.seed_control = w.IntText(value=seed, description="seed", layout=w.Layout(width="140px"))
+        self.new_button = w.Button(description="new game", icon="refresh")
+        self.undo_button = w.Button(description="undo", icon="undo")
+        self.stop_button = w.Button(description="stop", icon="stop", disabled=True)
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="win prob.", layout=w.Layout(width="260px"))
+        self.overlay_controls = {name: w.Checkbox(value=name in self.overlays, description=name, indent=False)
+                                 for name in OVERLAYS}
+        self.solver_control = w.Dropdown(options=list(SOLVERS), value=self.solver_name, description="solver")
+        self.mode_control.observe(lambda change: self.set_mode(change["new"]), names="value")
+        self.new_button.on_click(lambda _: self.new_game())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.stop_button.on_click(lambda _: self._cancel.set())
+        self.solver_control.observe(lambda change: self._set_solver(change["new"]), names="value")
+        for name, box in self.overlay_controls.items():
+            box.observe(lambda change, name=name: self.show(name, change["new"]), names="value")
+        self.controls = w.VBox([
+            w.HBox([self.mode_control, self.tool_control, self.value_control]),
+            w.HBox([self.size_control, self.mines_control, self.rule_control, self.seed_control,
+                    self.new_button, self.undo_button]),
+            w.HBox([*self.overlay_controls.values(), self.solver_control]),
+            w.HBox([self.progress, self.stop_button]),
+        ])
+        self.status = w.HTML()
+        self.grid_box = w.GridBox()
+        self._build_grid()
+
+    def _build_grid(self) -> None:
+        self.buttons: dict[Cell, w.Button] = {}
+        self._look: dict[Cell, tuple] = {}
+        for cell in self.size.cells():
+            button = w.Button(layout=w.Layout(width="30px", height="30px", padding="0"))
+            button.on_click(lambda _, cell=cell: self.click(cell))
+            button.add_class("minelib-cell")
+            self.buttons[cell] = button
+        self.grid_box.children = list(self.buttons.values())
+        self.grid_box.layout = w.Layout(grid_template_columns=f"repeat({self.size.width}, 30px)", grid_gap="1px")
+
+    # --- actions ---------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """A new seeded game with the size, mines, rule and seed in the controls."""
+        try:
+            size = BoardSize.parse(self.size_control.value)
+            game = Game(size, self.mines_control.value, self.rule_control.value, seed=self.seed_control.value)
+        except ValueError as error:
+            self._say(f"cannot start: {error}")
+            return
+        if size != self.size:
+            self.size = size
+            self._build_grid()
+        self.mines, self.game, self.history = game.mines, game, []
+        self.position = game.board
+        self.mode_control.value = "play"
+        self._update(f"new game: {size} with {game.mines} mines, first click rule '{game.first_click}'")
+
+    def set_mode(self, mode: str) -> None:
+        """``play`` (starts a new game) or ``edit`` (edits the position shown)."""
+        if mode not in ("play", "edit"):
+            raise ValueError(f"unknown mode {mode!r}")
+        if self.mode_control.value != mode:
+            self.mode_control.value = mode  # calls back here
+            return
+        if mode == "play":
+            if self.game is None or self.game.board != self.position:
+                self.new_game()
+            return
+        self.game, self.history = None, []
+        self._update("edit mode: click a cell to set it to the value chosen")
+
+    def click(self, cell: Cell) -> None:
+        """What a click on ``cell`` does in the current mode and tool."""
+        if self.mode_control.value == "edit":
+            self.set_cell(cell, EDIT_VALUES[self.value_control.value])
+        elif self.tool_control.value == "flag":
+            self.flag(cell)
+        else:
+            self.open(cell)
+
+    def open(self, cell: Cell) -> None:
+        """Open ``cell`` in the game."""
+        self._play(lambda game: game.open(cell))
+
+    def flag(self, cell: Cell) -> None:
+        """Toggle a flag on ``cell`` in the game."""
+        self._play(lambda game: game.flag(cell))
+
+    def _play(self, move) -> None:
+        if self.game is None:
+            self._say("no game: switch to play mode")
+            return
+        before = copy.deepcopy(self.game)
+        try:
+            move(self.game)
+        except ValueError as error:
+            self._say(str(error))
+            return
+        self.history.append(before)
+        self.position = self.game.board
+        text = {WON: "won!", LOST: "lost: that was a mine"}.get(self.game.status, "")
+        self._update(text)
+
+    def set_cell(self, cell: Cell, value: int) -> None:
+        """Edit mode: set ``cell`` to UNOPENED, MINE (a flag) or a number 0-8."""
+        if self.mode_control.value != "edit":
+            self.set_mode("edit")
+        try:
+            edited = self.position.with_value(cell, value)
+        except ValueError as error:
+            self._say(f"cannot set {cell}: {error}")
+            return
+        self.history.append(self.position)
+        self.position = edited
+        self._update("")
+
+    def set_position(self, board: Board | str, mines: int) -> None:
+        """Edit mode: show a whole position (board text or Board) with ``mines`` mines in all."""
+        board = Board.from_text(board) if isinstance(board, str) else board
+        self.set_mode("edit")
+        if board.size != self.size:
+            self.size = board.size
+            self._build_grid()
+        self.history.append(self.position)
+        self.position, self.mines = board, mines
+        self.mines_control.value = mines
+        self._update("")
+
+    def undo(self) -> None:
+        """Take back the last move or edit."""
+        if not self.history:
+            self._say("nothing to undo")
+            return
+        last = self.history.pop()
+        if isinstance(last, Game):
+            self.game, self.position = last, last.board
+        else:
+            self.position = last
+        self._update("undone")
+
+    def show(self, overlay: str, on: bool = True) -> None:
+        """Switch an overlay on or off: one of ``OVERLAYS``."""
+        if overlay not in OVERLAYS:
+            raise ValueError(f"unknown overlay {overlay!r} (expected one of {', '.join(OVERLAYS)})")
+        (self.overlays.add if on else self.overlays.discard)(overlay)
+        if self.overlay_controls[overlay].value != on:
+            self.overlay_controls[overlay].value = on
+        self._update(self.message)
+
+    def _set_solver(self, name: str) -> None:
+        self.solver_name = name
+        self._update(self.message)
+
+    # --- what is shown ---------------------------------------------------------------
+
+    def _update(self, message: str) -> None:
+        """Recompute the overlays for the position and redraw what changed."""
+        self.message, self.analysis, self.recommended, self.win_values = message, None, None, {}
+        self.win_note = ""
+        over = self.game is not None and self.game.over
+        if not over and self.position.unopened_cells():
+            try:
+                self.analysis = analyze(self.position, self.mines)
+            except (ImpossiblePosition, ValueError) as error:
+                self.message = f"impossible position: {error}"
+        if self.analysis is not None and "recommended" in self.overlays and self._started():
+            self.recommended = SOLVERS[self.solver_name]().recommend(self.position, self.mines)
+        if self.analysis is not None and "win probabilities" in self.overlays and self._started():
+            self.compute_win_probabilities(background=False)
+        self._redraw()
+
+    def _started(self) -> bool:
+        return self.game is None or self.game.first is not None
+
+    def compute_win_probabilities(self, background: bool = True) -> None:
+        """The exact win probability of every move (optimal play after it), if the position is small enough.
+
+        Runs cell by cell with a progress bar; ``stop`` (or ``self._cancel``) ends it early, keeping the
+        cells done. In the background, the board is redrawn as values arrive.
+        """
+        if self.analysis is None:
+            return
+        if self.analysis.count > OPTIMAL_LIMIT or placements(self.position, self.mines) > OPTIMAL_PLACEMENTS:
+            self.win_note = f"win probabilities need at most {OPTIMAL_LIMIT:,} layouts and a small board"
+            return
+        cells = self.position.unopened_cells()
+        self.progress.max, self.progress.value = len(cells), 0
+        self._cancel.clear()
+        self.stop_button.disabled = False
+        position, mines = self.position, self.mines
+
+        def work():
+            solver = OptimalSolver(position.size, mines, symmetry=False)
+            for cell, value in solver.move_values(position):
+                if self._cancel.is_set() or position != self.position:
+                    break
+                self.win_values[cell] = value
+                self.progress.value += 1
+                if background:
+                    self._redraw()
+            self.stop_button.disabled = True
+        if background:
+            threading.Thread(target=work, daemon=True).start()
+        else:
+            work()
+
+    def cell_look(self, cell: Cell) -> tuple[str, str | None, str]:
+        """(text, background colour, tooltip) of a cell's button."""
+        value = int(self.position.values[cell])
+        game = self.game
+        if game is not None and game.over and value == UNOPENED and game.layout()[cell]:
+            return ("*", "#e04040" if game.status == LOST else "#a0a0a0", "mine")
+        if value >= 0:
+            return (str(value) if value else "", "#eeeeee", f"{cell}: opened, {value}")
+        text = "F" if value == MINE else ""
+        colour, tips = "#c8c8c8", [f"{cell}"]
+        p = self.analysis.probability(cell) if self.analysis is not None else None
+        if p is not None and value == UNOPENED:
+            tips.append(f"mine probability {p} = {float(p):.1%}")
+            if "probabilities" in self.overlays:
+                colour = _heat(p)
+                text = f"{round(100 * float(p))}"
+            if "certain" in self.overlays and p in (0, 1):
+                text = "safe" if p == 0 else "M"
+        if cell in self.win_values:
+            tips.append(f"win probability {self.win_values[cell]} = {float(self.win_values[cell]):.1%}")
+        if self.recommended is not None and self.recommended.cell == cell:
+            text = "→" + text if self.recommended.kind == "open" else "⚑"
+            tips.append(f"{self.solver_name} recommends: {self.recommended.kind}")
+        return (text, colour, "; ".join(tips))
+
+    def _redraw(self) -> None:
+        for cell, button in self.buttons.items():
+            look = self.cell_look(cell)
+            if self._look.get(cell) != look:
+                button.description, button.style.button_color, button.tooltip = look
+                self._look[cell] = look
+        self.status.value = self.status_text()
+
+    def status_text(self) -> str:
+        """The line under the board: the message, the layout count, the certain cells, the advice."""
+        parts = [self.message] if self.message else []
+        if self.analysis is not None:
+            parts.append(f"{self.analysis.count:,} consistent layouts")
+            if "certain" in self.overlays:
+                parts.append(f"{len(self.analysis.safe)} certainly safe, {len(self.analysis.mines)} certainly mines")
+        if self.recommended is not None:
+            r = self.recommended
+            how = "certain" if r.certain else f"mine probability {r.mine_probability}"
+            parts.append(f"{self.solver_name} recommends {r.kind} {r.cell} ({how})")
+        if self.win_note:
+            parts.append(self.win_note)
+        if self.win_values:
+            best = max(self.win_values.values())
+            cells = [c for c, v in self.win_values.items() if v == best]
+            parts.append(f"best win probability {best} = {float(best):.2%} at {' '.join(map(str, cells))}")
+        return " · ".join(parts)
+
+    def _say(self, message: str) -> None:
+        self.message = message
+        self.status.value = self.status_text()
