@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce test test-unit test-notebooks lab benchmarks tables experiments clean
+.PHONY: install reproduce test test-unit test-notebooks test-browser lab benchmarks tables experiments clean
 
 install: $(STAMP)
 
@@ -24,7 +24,7 @@ reproduce: install
 	@for nb in $(NOTEBOOKS); do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.timeout=1800 "$$nb" || exit 1; \
+			--ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; \
 	done
 
 test: test-unit test-notebooks
@@ -37,6 +37,14 @@ test-unit: install
 test-notebooks: install
 	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks \
 		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+# A real-browser check of the explorer: Voila serves a notebook on localhost and
+# headless Chromium (Debian's package, installed here if missing; needs root)
+# clicks a cell. Writes figures/explorer.png.
+test-browser: install
+	@test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
+	$(BIN)/python -m pip install --quiet -e '.[browser]'
+	$(BIN)/python -m pytest tests/browser -m browser -p no:cacheprovider
 
 lab: install
 	$(BIN)/jupyter lab notebooks

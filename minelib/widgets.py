@@ -31,7 +31,6 @@ EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
 OPTIMAL_LIMIT = 2_000          # consistent layouts at most, for the win-probability overlay
 OPTIMAL_PLACEMENTS = 200_000   # and placements the optimal solver's enumeration tries
-_NUMBER_COLOURS = ["#777", "#1f4fd6", "#1b7a1b", "#c8261f", "#1d1d8a", "#7a1b1b", "#1b7a7a", "#000", "#555"]
 
 
 def _heat(p: Fraction) -> str:
@@ -305,7 +304,8 @@ class BoardExplorer:
         for cell, button in self.buttons.items():
             look = self.cell_look(cell)
             if self._look.get(cell) != look:
-                button.description, button.style.button_color, button.tooltip = look
+                text, button.style.button_color, button.tooltip = look
+                button.description = text or "\u00a0"  # the browser keeps the old text for an empty one
                 self._look[cell] = look
         self.status.value = self.status_text()
 

@@ -85,7 +85,7 @@ def test_edit_mode_overlays_recommendation_and_win_probabilities():
     assert move is not None and explorer.buttons[move.cell].description.startswith("→")
     explorer.overlay_controls["probabilities"].value = False
     cell = (2, 2)
-    assert explorer.buttons[cell].description in ("", "→") and \
+    assert explorer.buttons[cell].description in ("\u00a0", "→") and \
         f"mine probability {analyze(position, 2).probability(cell)}" in explorer.buttons[cell].tooltip
 
 
