@@ -13,7 +13,8 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   cheap to the exact: the one-number rules on a work queue, the rule for two
   numbers whose unopened cells nest, then ``minelib.analyze`` (exact, with the
   total). When a guess is needed it opens the safest cell, and among the cells
-  within ``tolerance`` of the safest (at most ``lookahead`` of them) prefers the
+  within ``tolerance`` of the safest (at most ``lookahead`` of them, those with
+  fewest unopened neighbours first) prefers the
   one most likely to be safe *and* to make progress (show a number from which a
   certain cell follows): a one-step look-ahead with exact counts. When at most
   ``endgame_layouts`` layouts remain it plays the exact optimal move
@@ -230,7 +231,7 @@ class BestSolver:
 
     name = "best"
 
-    def __init__(self, tolerance: Fraction = Fraction(1, 20), lookahead: int = 6, endgame_layouts: int = 24):
+    def __init__(self, tolerance: Fraction = Fraction(1, 50), lookahead: int = 6, endgame_layouts: int = 24):
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
@@ -325,12 +326,12 @@ class _BestRun(_Player):
         if not self.solver.lookahead:
             cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(board, c), c))
             return Move("open", cell, False, best)
-        ranked = sorted(risk, key=lambda c: (risk[c], c))
+        ranked = sorted(risk, key=lambda c: (risk[c], self._unopened_around(board, c), c))
         candidates = [c for c in ranked if risk[c] <= best + self.solver.tolerance][:self.solver.lookahead]
         if len(candidates) == 1:
             return Move("open", candidates[0], False, best)
         score = {c: self.progress(board, mines, c, result.count) for c in candidates}
-        cell = max(candidates, key=lambda c: (score[c], -risk[c]))
+        cell = max(candidates, key=lambda c: (score[c], -risk[c], -candidates.index(c)))
         return Move("open", cell, False, risk[cell])
 
     def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
