@@ -187,7 +187,28 @@ class OptimalSolver:
             return 1
         key = self.aliases.get(layouts, layouts) if self.symmetry else layouts
         known = self.memo.get(key)
-        return known[0] if known else len(layouts) - 1
+        if known:
+            return known[0]
+        union = inter = layouts[0]
+        for mask in layouts:
+            union |= mask
+            inter &= mask
+        uncertain = union & ~inter
+        fewest = len(layouts)
+        while uncertain:
+            bit = uncertain & -uncertain
+            uncertain ^= bit
+            mines = 0
+            for mask in layouts:
+                if mask & bit:
+                    mines += 1
+                    if mines >= fewest:
+                        break
+            else:
+                fewest = mines
+                if fewest == 1:
+                    break
+        return len(layouts) - fewest
 
     def _best(self, layouts: Layouts, cap: int) -> tuple[int, bool]:
         """(win count, exact?) of the best move: exact if above ``cap``, else an upper bound <= cap."""
