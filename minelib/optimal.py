@@ -244,14 +244,14 @@ class OptimalSolver:
                 groups[(mask & around).bit_count()].append(mask)
         states: list[Layouts] = []
         for group in groups.values():
-            self._close(tuple(group), opened | bit, states)
+            if len(group) == 1:  # one layout: nothing left to find
+                states.append(tuple(group))
+            else:
+                self._close(tuple(group), opened | bit, states)
         return states
 
     def _close(self, layouts: Layouts, opened: int, states: list[Layouts]) -> None:
         """Open every cell safe in all ``layouts``, splitting them by what those cells show."""
-        if len(layouts) == 1:
-            states.append(layouts)
-            return
         union = 0
         for mask in layouts:
             union |= mask
@@ -272,7 +272,10 @@ class OptimalSolver:
                     key = key << 4 | (mask & around).bit_count()
                 classes[key].append(mask)
         for group in classes.values():
-            self._close(tuple(group), opened | new, states)
+            if len(group) == 1:
+                states.append(tuple(group))
+            else:
+                self._close(tuple(group), opened | new, states)
 
     def _sum(self, states: list[Layouts], floor: int = -1) -> int:
         """Sum of ``wins`` over states reached by chance: exact if above ``floor``, else a bound <= floor."""
