@@ -27,8 +27,8 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
-from minelib.analysis import ImpossiblePosition, analyze
-from minelib.board import Board, BoardSize, Cell, check_mines
+from minelib.analysis import analyze
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, check_mines
 
 FIRST_CLICK_RULES = ("none", "safe", "zero")
 Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
@@ -395,26 +395,52 @@ def check_layout_count(count: int, what: str) -> None:
                          f"{MAX_LAYOUTS:,} (try a smaller board or fewer mines)")
 
 
-def placements(board: Board, mines: int) -> int:
-    """How many placements ``consistent_layouts`` tries: its cost (it checks each one)."""
-    return comb(len(board.unopened_cells()), mines - len(board.mine_cells()))
-
-
 def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
-    """Every layout (flags included) consistent with a position, as sorted bitmasks."""
-    analyze(board, mines)  # raises a clear ImpossiblePosition if nothing fits
+    """Every layout (flags included) consistent with a position, as sorted bitmasks.
+
+    The cells next to numbers are assigned one by one, a branch dropped as soon as
+    a number can no longer be met; the cells next to no number then take the
+    mines left in every way. The work follows the layouts that exist, not every
+    placement of the mines.
+    """
+    count = analyze(board, mines).count  # raises a clear ImpossiblePosition if nothing fits
+    check_layout_count(count, "the position")
+    size = geometry.size
+    numbers = board.number_cells()
+    need = [int(board.values[c]) - sum(board.values[n] == MINE for n in size.neighbours(c)) for c in numbers]
+    touching: dict[Cell, list[int]] = defaultdict(list)
+    for r, c in enumerate(numbers):
+        for n in size.neighbours(c):
+            if board.values[n] == UNOPENED:
+                touching[n].append(r)
+    frontier = sorted(touching)
+    interior = [size.cell_id(c) for c in board.unopened_cells() if c not in touching]
+    room = [sum(1 for n in size.neighbours(c) if board.values[n] == UNOPENED) for c in numbers]
     flags = sum(geometry.bit(c) for c in board.mine_cells())
-    hidden = [geometry.size.cell_id(c) for c in board.unopened_cells()]
     left = mines - len(board.mine_cells())
-    check_layout_count(comb(len(hidden), left), "the position")
-    checks = [(geometry.neighbours[geometry.size.cell_id(c)], int(board.values[c])) for c in board.number_cells()]
-    layouts = []
-    for combo in combinations(hidden, left):
-        mask = flags | sum(1 << i for i in combo)
-        if all((mask & around).bit_count() == value for around, value in checks):
-            layouts.append(mask)
-    if not layouts:
-        raise ImpossiblePosition("no mine layout fits the position")
+    layouts: list[int] = []
+
+    def assign(j: int, mask: int, left: int) -> None:
+        if j == len(frontier):
+            if left <= len(interior):
+                layouts.extend(mask | sum(1 << i for i in combo) for combo in combinations(interior, left))
+            return
+        rows = touching[frontier[j]]
+        for r in rows:
+            room[r] -= 1
+        if left and all(need[r] > 0 for r in rows):
+            for r in rows:
+                need[r] -= 1
+            assign(j + 1, mask | geometry.bit(frontier[j]), left - 1)
+            for r in rows:
+                need[r] += 1
+        if all(room[r] >= need[r] for r in rows):
+            assign(j + 1, mask, left)
+        for r in rows:
+            room[r] += 1
+
+    assign(0, flags, left)
+    assert len(layouts) == count, "the enumeration must find every layout analyze counts"
     return tuple(sorted(layouts))
 
 
@@ -423,5 +449,5 @@ def solve(size: BoardSize | str, mines: int, first_click: str = "none") -> Resul
     return OptimalSolver(size, mines).first_move(first_click)
 
 
-__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "placements", "solve",
+__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "solve",
            "strategy_tree"]

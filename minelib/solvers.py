@@ -35,7 +35,7 @@ import numpy as np
 from minelib.analysis import ImpossiblePosition, analyze, choose
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
-from minelib.optimal import OptimalSolver, placements
+from minelib.optimal import OptimalSolver
 from minelib.zdd import BASE, ZDD
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))  # ZDD recursions go as deep as the frontier
@@ -311,7 +311,7 @@ class _BestRun(_Player):
         if result.safe or result.mines:
             return [Move("flag", c, True, Fraction(1)) for c in result.mines] + \
                    [Move("open", c, True, Fraction(0)) for c in result.safe]
-        if result.count <= self.solver.endgame_layouts and self._small_endgame(board, mines):
+        if result.count <= self.solver.endgame_layouts and board.size.n_cells <= ENDGAME_CELLS:
             return [self.endgame(board, mines, result)]
         return [self.guess(board, mines, result)]
 
@@ -346,11 +346,6 @@ class _BestRun(_Player):
                 good += after.count
         return Fraction(good, total)
 
-    @staticmethod
-    def _small_endgame(board: Board, mines: int) -> bool:
-        """Whether the optimal solver's layout enumeration is cheap here (it tries every placement)."""
-        return board.size.n_cells <= ENDGAME_CELLS and placements(board, mines) <= ENDGAME_PLACEMENTS
-
     def endgame(self, board: Board, mines: int, result) -> Move:
         """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
         solver = OptimalSolver(board.size, mines, symmetry=False)
@@ -367,5 +362,5 @@ class _BestRun(_Player):
         return [Move(kind, self.size.cell_at(c), True, p) for c in sorted(cells)]
 
 
-ENDGAME_CELLS, ENDGAME_PLACEMENTS = 100, 20_000
+ENDGAME_CELLS = 100  # the optimal solver's symmetry tables grow with the board
 SOLVERS = {"zdd": ZDDSolver, "best": BestSolver, "safest": partial(BestSolver, lookahead=0)}

@@ -24,13 +24,13 @@ import ipywidgets as w
 from minelib.analysis import Analysis, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
-from minelib.optimal import OptimalSolver, placements
+from minelib.optimal import OptimalSolver
 from minelib.solvers import SOLVERS
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
-OPTIMAL_LIMIT = 2_000          # consistent layouts at most, for the win-probability overlay
-OPTIMAL_PLACEMENTS = 200_000   # and placements the optimal solver's enumeration tries
+OPTIMAL_LIMIT = 2_000   # consistent layouts at most, for the win-probability overlay
+OPTIMAL_CELLS = 100     # and cells (the optimal solver's symmetry tables grow with the board)
 
 
 def _heat(p: Fraction) -> str:
@@ -251,7 +251,7 @@ class BoardExplorer:
         """
         if self.analysis is None:
             return
-        if self.analysis.count > OPTIMAL_LIMIT or placements(self.position, self.mines) > OPTIMAL_PLACEMENTS:
+        if self.analysis.count > OPTIMAL_LIMIT or self.size.n_cells > OPTIMAL_CELLS:
             self.win_note = f"win probabilities need at most {OPTIMAL_LIMIT:,} layouts and a small board"
             return
         cells = self.position.unopened_cells()

@@ -10,6 +10,7 @@ from minelib.analysis import ImpossiblePosition
 from minelib.board import UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
+from tests.conftest import positions
 
 # Article 000's table: exact success probability with 2 mines, first click may hit a mine.
 ARTICLE_TABLE = {"1x3": "1/3", "1x4": "1/3", "1x5": "2/5", "1x6": "8/15", "1x7": "4/7", "1x8": "17/28",
@@ -123,3 +124,26 @@ def test_boards_too_large_to_enumerate_are_refused_at_once():
         OptimalSolver("16x30", 99).first_move()
     with pytest.raises(ValueError, match="the position has .* possible layouts"):
         OptimalSolver("8x8", 20).position(Board.unopened(BoardSize(8, 8)))
+
+
+@given(positions(max_height=4, max_width=5))
+def test_consistent_layouts_match_brute_force(position):
+    from minelib.optimal import Geometry, consistent_layouts
+    from minelib.oracles import layouts
+
+    board, mines = position
+    geometry = Geometry(board.size)
+    expected = sorted(sum(geometry.bit(c) for c in found) for found in layouts(board, mines))
+    if not expected:
+        with pytest.raises(ImpossiblePosition):
+            consistent_layouts(board, mines, geometry)
+        return
+    assert list(consistent_layouts(board, mines, geometry)) == expected
+
+
+def test_consistent_layouts_follow_the_layouts_not_the_placements():
+    from minelib.optimal import Geometry, consistent_layouts
+
+    board = Board.from_text("\n".join(["3........3"] + ["." * 10] * 5))  # comb(58, 6) = 40,475,358 placements
+    found = consistent_layouts(board, 6, Geometry(board.size))
+    assert len(found) == 1  # the two 3s hold all six mines
