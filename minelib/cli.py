@@ -11,7 +11,7 @@ import sys
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
-from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver
+from minelib.optimal import ENGINES, FIRST_CLICK_RULES, optimal_solver
 
 
 class _Parser(argparse.ArgumentParser):
@@ -48,10 +48,10 @@ def _optimal(args) -> None:
         raise ValueError("give a board size HxW or --position FILE (one of them)")
     if args.position is not None:
         board = _read_board(args.position)
-        result = OptimalSolver(board.size, args.mines).position(board)
+        result = optimal_solver(board.size, args.mines, args.engine).position(board)
         heading = f"position {board.size} with {args.mines} mines"
     else:
-        result = OptimalSolver(args.size, args.mines).first_move(args.first_click)
+        result = optimal_solver(args.size, args.mines, args.engine).first_move(args.first_click)
         heading = f"{args.size} with {args.mines} mines, first click rule '{args.first_click}'"
     if args.json:
         print(json.dumps(result.to_json()))
@@ -68,7 +68,7 @@ def _tables(args) -> None:
     strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
-    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet)
+    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine)
     print(f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
           f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
 
@@ -141,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="none: the first click may hit a mine (the article's rule); safe: it never "
                               "does; zero: it and its neighbours are mine-free (default: none)")
     optimal.add_argument("--position", metavar="FILE", help="solve this position instead ('-' for stdin)")
+    optimal.add_argument("--engine", choices=ENGINES, default="auto",
+                         help="compiled: the search compiled by numba (boards of at most 63 cells); python: "
+                              "the pure-Python reference; auto: compiled when the board fits (default)")
     optimal.add_argument("--json", action="store_true",
                          help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
     optimal.set_defaults(run=_optimal)
@@ -156,6 +159,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="skip entries whose starting layout count is larger")
     table.add_argument("--cap", type=float, default=None, help="seconds per entry before giving up")
     table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
+    table.add_argument("--engine", choices=ENGINES, default="auto", help="as for optimal (default auto)")
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.set_defaults(run=_tables)
     play = commands.add_parser(

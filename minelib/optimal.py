@@ -444,10 +444,26 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
-def solve(size: BoardSize | str, mines: int, first_click: str = "none") -> Result:
+ENGINES = ("auto", "compiled", "python")
+
+
+def optimal_solver(size: BoardSize | str, mines: int, engine: str = "auto", **options) -> OptimalSolver:
+    """A solver for ``size`` and ``mines``: ``compiled`` (numba, boards of at most 63 cells),
+    ``python`` (the reference), or ``auto`` (compiled when the board fits)."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+    size = BoardSize.parse(size) if isinstance(size, str) else size
+    if engine == "python" or (engine == "auto" and size.n_cells > 63):
+        return OptimalSolver(size, mines, **options)
+    from minelib.kernel import CompiledSolver  # numba compiles (or loads) the search on first use
+
+    return CompiledSolver(size, mines, **options)
+
+
+def solve(size: BoardSize | str, mines: int, first_click: str = "none", engine: str = "auto") -> Result:
     """The exact win probability of ``size`` with ``mines`` under optimal play, and every best first click."""
-    return OptimalSolver(size, mines).first_move(first_click)
+    return optimal_solver(size, mines, engine).first_move(first_click)
 
 
-__all__ = ["FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts", "solve",
-           "strategy_tree"]
+__all__ = ["ENGINES", "FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts",
+           "optimal_solver", "solve", "strategy_tree"]

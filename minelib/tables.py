@@ -17,7 +17,7 @@ from math import comb
 from pathlib import Path
 
 from minelib.board import BoardSize
-from minelib.optimal import FIRST_CLICK_RULES, MAX_LAYOUTS, OptimalSolver
+from minelib.optimal import FIRST_CLICK_RULES, MAX_LAYOUTS, optimal_solver
 from minelib.timing import TimeCapExceeded, time_cap
 
 SCHEMA = """
@@ -83,7 +83,8 @@ def connect(path: Path | str) -> sqlite3.Connection:
     return connection
 
 
-def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, progress: bool = True) -> dict:
+def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, progress: bool = True,
+               engine: str = "auto") -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
     Returns how many were solved now, already there, and stopped by the cap.
@@ -101,14 +102,14 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
                 counts["already"] += 1
                 continue
             bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
-            _solve_into(connection, task, cap, counts)
+            _solve_into(connection, task, cap, counts, engine)
     return counts
 
 
-def _solve_into(connection: sqlite3.Connection, task: Task, cap: float | None, counts: dict) -> None:
+def _solve_into(connection: sqlite3.Connection, task: Task, cap: float | None, counts: dict, engine: str) -> None:
     try:
         with time_cap(cap):
-            result = OptimalSolver(task.size, task.mines).first_move(task.rule)
+            result = optimal_solver(task.size, task.mines, engine).first_move(task.rule)
     except TimeCapExceeded:
         row = (task.height, task.width, task.mines, task.rule, None, None, None, None, None, None, cap)
         counts["capped"] += 1

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition
 from minelib.board import UNOPENED, Board, BoardSize, neighbour_sums
-from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver, solve
+from minelib.optimal import FIRST_CLICK_RULES, OptimalSolver, optimal_solver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
 
@@ -17,6 +17,7 @@ ARTICLE_TABLE = {"1x3": "1/3", "1x4": "1/3", "1x5": "2/5", "1x6": "8/15", "1x7":
                  "1x9": "23/36", "2x2": "1/6", "2x3": "1/3", "2x4": "9/28", "3x3": "2/3", "2x5": "13/45"}
 
 TINY = [(h, w, k) for h in (1, 2, 3) for w in range(h, 5) if h * w <= 8 for k in range(1, h * w)]
+ENGINES = ["python", "compiled"]
 
 
 @pytest.mark.parametrize("size, expected", ARTICLE_TABLE.items())
@@ -34,11 +35,12 @@ def test_every_first_click_ties_on_2x5_with_2_mines():
 @pytest.mark.parametrize("height, width, mines", TINY, ids=lambda v: str(v))
 def test_every_first_click_agrees_with_minimax(height, width, mines, rule):
     size = BoardSize(height, width)
-    result = solve(size, mines, rule)
     expected = minimax_first_moves(size, mines, rule)
-    assert result.move_values == expected
-    assert result.probability == max(expected.values())
-    assert result.best_moves == [c for c in size.cells() if expected[c] == result.probability]
+    for engine in ENGINES:
+        result = solve(size, mines, rule, engine)
+        assert result.move_values == expected, engine
+        assert result.probability == max(expected.values())
+        assert result.best_moves == [c for c in size.cells() if expected[c] == result.probability]
 
 
 @st.composite
@@ -62,16 +64,18 @@ def small_positions(draw):
 @given(small_positions())
 def test_positions_agree_with_minimax(position):
     board, mines = position
-    result = OptimalSolver(board.size, mines).position(board)
     expected = minimax_position(board, mines)
-    assert result.move_values == expected
-    assert result.probability == max(expected.values())
+    for engine in ENGINES:
+        result = optimal_solver(board.size, mines, engine).position(board)
+        assert result.move_values == expected, engine
+        assert result.probability == max(expected.values())
 
 
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("height, width, mines", [(2, 4, 3), (3, 3, 3), (3, 4, 3), (2, 5, 4)])
-def test_symmetry_changes_nothing_but_the_work(height, width, mines):
-    plain = OptimalSolver(BoardSize(height, width), mines, symmetry=False).first_move("safe")
-    reduced = OptimalSolver(BoardSize(height, width), mines).first_move("safe")
+def test_symmetry_changes_nothing_but_the_work(height, width, mines, engine):
+    plain = optimal_solver(BoardSize(height, width), mines, engine, symmetry=False).first_move("safe")
+    reduced = optimal_solver(BoardSize(height, width), mines, engine).first_move("safe")
     assert plain.move_values == reduced.move_values
     assert reduced.states <= plain.states
 

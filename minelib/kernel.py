@@ -1,0 +1,517 @@
+"""The search of ``minelib.optimal`` compiled with numba: the same algorithm, typed.
+
+``OptimalSolver`` (pure Python) is the reference; this module is its inner loop
+rewritten over int64 arrays so that numba can compile it: a state is a sorted
+int64 array of layouts (bitmasks, so at most 63 cells), and the memo is an
+open-addressing hash table whose keys (canonical states, and raw states as
+aliases of them) are stored whole in one pool and compared element by element,
+so a hash collision can never give a wrong answer. When the table is full it
+starts afresh, as the Python memo does past ``max_states``: still exact.
+
+Two details differ from the Python code without changing any value: closing a
+state opens one free cell at a time (the same closed states come out: a cell
+safe in every layout of a group stays so in every part of it), and moves of
+equal safety are tried in the same order but outcomes of equal bound in the
+order they were produced.
+
+Everything runs with the GIL released, so the caller can wait in Python and
+stop the search (time cap, Ctrl-C) by raising the abort flag in ``meta``.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+from numba import njit
+
+from minelib.board import BoardSize
+from minelib.optimal import Layouts, OptimalSolver
+
+# meta: counters shared by the whole search
+ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS = range(5)
+# entries[e]: where its key lies in the pool, its value, and what it is
+START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
+# frames[d]: a state being searched (its layouts lie in the arena), its moves, the move being summed
+(LO, SIZE, CAP, OPENED, MOVES, N_MOVES, NEXT, BEST, SKIPPED, THRESHOLD, BUF, ENDS, BOUNDS, ORDER,
+ GROUPS, AT, LEFT, TOTAL, CHILD_CAP, TOP, FRAME_FIELDS) = range(21)
+
+_JIT = dict(cache=True, nogil=True)
+
+
+@njit(inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+@njit(**_JIT)
+def _hash(state):
+    h = np.uint64(14695981039346656037)
+    for x in state:
+        h = (h ^ np.uint64(x)) * np.uint64(1099511628211)
+    h ^= h >> np.uint64(31)
+    return np.int64(h & np.uint64(0x7FFFFFFFFFFFFFFF))
+
+
+@njit(**_JIT)
+def _lookup(state, h, slots, entries, pool):
+    """The entry holding ``state`` (hash ``h``), or -1."""
+    mask = len(slots) - 1
+    i = h & mask
+    n = len(state)
+    while slots[i] >= 0:
+        e = slots[i]
+        if entries[e, HASH] == h and entries[e, LENGTH] == n:
+            start = entries[e, START]
+            same = True
+            for j in range(n):
+                if pool[start + j] != state[j]:
+                    same = False
+                    break
+            if same:
+                return e
+        i = (i + 1) & mask
+    return -1
+
+
+@njit(**_JIT)
+def _make_room(length, slots, entries, pool, meta):
+    """Make room for two entries of ``length`` layouts (clearing the table if needed); False if
+    even an empty table cannot hold them."""
+    if 2 * length > len(pool) or 8 > len(entries):
+        return False
+    if (meta[ENTRIES] + 2 > len(entries) or 2 * (meta[ENTRIES] + 2) > len(slots)
+            or meta[POOL_USED] + 2 * length > len(pool)):
+        slots[:] = -1
+        meta[ENTRIES] = 0
+        meta[POOL_USED] = 0
+        meta[CLEARS] += 1
+    return True
+
+
+@njit(**_JIT)
+def _insert(state, h, value, exact, target, slots, entries, pool, meta):
+    """Add an entry (room must have been made); returns its index."""
+    e = meta[ENTRIES]
+    meta[ENTRIES] += 1
+    start = meta[POOL_USED]
+    n = len(state)
+    pool[start:start + n] = state
+    meta[POOL_USED] += n
+    entries[e, START] = start
+    entries[e, LENGTH] = n
+    entries[e, VALUE] = value
+    entries[e, EXACT] = exact
+    entries[e, TARGET] = target
+    entries[e, HASH] = h
+    mask = len(slots) - 1
+    i = h & mask
+    while slots[i] >= 0:
+        i = (i + 1) & mask
+    slots[i] = e
+    return e
+
+
+@njit(**_JIT)
+def _image(tables, t, mask):
+    image = 0
+    chunk = 0
+    while mask:
+        image |= tables[t, chunk, mask & 0xFF]
+        mask >>= 8
+        chunk += 1
+    return image
+
+
+@njit(**_JIT)
+def _canonical(state, tables):
+    """The smallest image of a sorted state under the symmetries (a new array when it differs)."""
+    best = state
+    n = len(state)
+    image = np.empty(n, np.int64)
+    for t in range(tables.shape[0]):
+        for j in range(n):
+            image[j] = _image(tables, t, state[j])
+        if image.min() > best[0]:  # pruned: most images lose on their smallest layout
+            continue
+        ordered = np.sort(image)
+        for j in range(n):
+            if ordered[j] != best[j]:
+                if ordered[j] < best[j]:
+                    best = ordered
+                break
+    return best
+
+
+@njit(**_JIT)
+def _fewest_bound(state):
+    """n minus the fewest layouts in which an uncertain cell holds a mine."""
+    n = len(state)
+    union = 0
+    inter = state[0]
+    for m in state:
+        union |= m
+        inter &= m
+    uncertain = union & ~inter
+    fewest = n
+    while uncertain:
+        bit = uncertain & -uncertain
+        uncertain ^= bit
+        mines = 0
+        for m in state:
+            if m & bit:
+                mines += 1
+                if mines >= fewest:
+                    break
+        if mines < fewest:
+            fewest = mines
+            if fewest == 1:
+                break
+    return n - fewest
+
+
+@njit(**_JIT)
+def _bound(state, slots, entries, pool):
+    """An upper bound of ``wins`` without search: the stored value, else the fewest-mines bound."""
+    if len(state) <= 2:
+        return 1
+    e = _lookup(state, _hash(state), slots, entries, pool)
+    if e >= 0:
+        if entries[e, TARGET] >= 0:
+            e = entries[e, TARGET]
+        return entries[e, VALUE]
+    return _fewest_bound(state)
+
+
+@njit(**_JIT)
+def _split(buf, scratch, lo, hi, around, sizes):
+    """Order buf[lo:hi] by the number each layout shows through ``around``; sizes[v] per number."""
+    sizes[:] = 0
+    for j in range(lo, hi):
+        sizes[_popcount(buf[j] & around)] += 1
+    starts = np.empty(10, np.int64)
+    position = lo
+    for v in range(10):
+        starts[v] = position
+        position += sizes[v]
+    for j in range(lo, hi):
+        v = _popcount(buf[j] & around)
+        scratch[starts[v]] = buf[j]
+        starts[v] += 1
+    buf[lo:hi] = scratch[lo:hi]
+
+
+@njit(**_JIT)
+def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch):
+    """Fill buf with the safe layouts of opening cell i, grouped into closed states; returns
+    (layouts, groups), group g ending at ends[g]. Free cells are opened one at a time."""
+    bit = np.int64(1) << i
+    k = 0
+    for m in state:
+        if not m & bit:
+            buf[k] = m
+            k += 1
+    groups = 0
+    # a work stack of segments (lo, hi, cells opened), taken in order so that the groups come out in order
+    stack = np.empty((10 * 64 + 16, 3), np.int64)
+    stack[0, 0], stack[0, 1], stack[0, 2] = 0, k, opened
+    depth = 1
+    sizes = np.empty(10, np.int64)
+    first = True
+    while depth:
+        depth -= 1
+        lo, hi, seen = stack[depth, 0], stack[depth, 1], stack[depth, 2]
+        if first:  # the clicked cell itself opens first
+            new = bit
+            seen |= bit
+            first = False
+        elif hi - lo == 1:
+            new = 0
+        else:
+            union = 0
+            for j in range(lo, hi):
+                union |= buf[j]
+            new = full & ~union & ~seen
+            new &= -new
+        if new == 0:
+            ends[groups] = hi
+            groups += 1
+            continue
+        if lo == hi:
+            continue
+        _split(buf, scratch, lo, hi, neighbours[_popcount(new - 1)], sizes)
+        position = hi
+        for v in range(9, -1, -1):  # pushed last to first, so taken first to last
+            if sizes[v]:
+                position -= sizes[v]
+                stack[depth, 0], stack[depth, 1], stack[depth, 2] = position, position + sizes[v], seen | new
+                depth += 1
+    return k, groups
+
+
+@njit(**_JIT)
+def _quick(state, cap, tables, slots, entries, pool, meta):
+    """``wins`` when no search is needed (tiny, stored, or capped state), else -1."""
+    n = len(state)
+    if n <= 2:
+        return 1
+    h = _hash(state)
+    e = _lookup(state, h, slots, entries, pool)
+    if e >= 0:
+        if entries[e, TARGET] >= 0:
+            e = entries[e, TARGET]
+    else:  # met for the first time in this form: look for it in its canonical form
+        key = _canonical(state, tables)
+        e = _lookup(key, _hash(key), slots, entries, pool)
+        if e >= 0 and _make_room(n, slots, entries, pool, meta):
+            e = _lookup(key, _hash(key), slots, entries, pool)
+            if e >= 0:
+                _insert(state, h, entries[e, VALUE], entries[e, EXACT], e, slots, entries, pool, meta)
+    if e >= 0:
+        if entries[e, EXACT] or entries[e, VALUE] <= cap:
+            return entries[e, VALUE]
+        return -1
+    return n - 1 if n - 1 <= cap else -1
+
+
+@njit(**_JIT)
+def _store(state, h, key, value, exact, slots, entries, pool, meta):
+    """Record a state's value under its canonical key, and the raw state as an alias of it."""
+    if not _make_room(len(state), slots, entries, pool, meta):
+        return
+    hk = _hash(key)
+    target = _lookup(key, hk, slots, entries, pool)
+    if target >= 0:
+        entries[target, VALUE] = value
+        entries[target, EXACT] = exact
+    else:
+        target = _insert(key, hk, value, exact, -1, slots, entries, pool, meta)
+    if _lookup(state, h, slots, entries, pool) < 0:
+        _insert(state, h, value, exact, target, slots, entries, pool, meta)
+
+
+@njit(**_JIT)
+def _grow(arena, need):
+    """The arena, made larger if fewer than ``need`` cells are free above its top."""
+    if need <= len(arena):
+        return arena
+    bigger = np.empty(max(2 * len(arena), need), np.int64)
+    bigger[:len(arena)] = arena
+    return bigger
+
+
+@njit(**_JIT)
+def _push_moves(arena, top, lo, n, cells):
+    """Write the uncertain cells of arena[lo:lo+n] at ``top``, safest first; returns how many."""
+    union = 0
+    inter = arena[lo]
+    for j in range(lo, lo + n):
+        union |= arena[j]
+        inter &= arena[j]
+    uncertain = union & ~inter
+    k = 0
+    for i in range(cells):
+        bit = np.int64(1) << i
+        if uncertain & bit:
+            safe = 0
+            for j in range(lo, lo + n):
+                if not arena[j] & bit:
+                    safe += 1
+            arena[top + k] = -(safe * 64 + i)  # ascending: safest first, then the higher cell
+            k += 1
+    arena[top:top + k] = np.sort(arena[top:top + k])
+    return k
+
+
+@njit(**_JIT)
+def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta):
+    """The exact win count of opening cell i in ``state`` (``opened``: cells already open).
+
+    The search of ``OptimalSolver.wins`` / ``_best`` / ``_sum`` with an explicit
+    stack of frames instead of recursion (numba cannot cache recursive code).
+    The root frame is the click itself: one forced move, summed exactly.
+    """
+    n = len(state)
+    cells = len(neighbours)
+    arena = np.empty(8 * n + 1024, np.int64)
+    arena[:n] = state
+    scratch = np.empty(n + 1, np.int64)
+    frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
+    root = frames[0]
+    root[LO], root[SIZE], root[CAP], root[OPENED] = 0, n, -1, opened
+    safe = 0
+    for m in state:
+        if not m >> i & 1:
+            safe += 1
+    root[MOVES], root[N_MOVES] = n, 1
+    arena[n] = -(safe * 64 + i)
+    root[TOP] = n + 1
+    top = n + 1
+    d = 0
+    value = 0
+    phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
+    exact = False
+    while True:
+        if meta[ABORT]:
+            return 0
+        f = frames[d]
+        if phase == 0:  # a new state: list its moves
+            arena = _grow(arena, top + cells)
+            f[OPENED] = full & ~_union(arena[f[LO]:f[LO] + f[SIZE]])
+            f[MOVES] = top
+            f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], cells)
+            top += f[N_MOVES]
+            f[TOP] = top
+            f[NEXT] = f[BEST] = f[SKIPPED] = 0
+            phase = 1
+        elif phase == 1:  # try the next move, or finish
+            top = f[TOP]
+            if f[NEXT] == f[N_MOVES]:
+                value, exact, phase = max(f[BEST], f[SKIPPED]), f[BEST] > f[CAP], 4
+                continue
+            key = -arena[f[MOVES] + f[NEXT]]
+            f[NEXT] += 1
+            safe, cell = key >> 6, key & 63
+            f[THRESHOLD] = max(f[BEST], f[CAP])
+            if safe <= f[THRESHOLD]:  # neither this move nor any later one can do better
+                value, exact, phase = max(f[BEST], safe, f[SKIPPED]), f[BEST] > f[CAP], 4
+                continue
+            size = f[SIZE]
+            arena = _grow(arena, top + 4 * size + 4)
+            f[BUF], f[ENDS] = top, top + size
+            layouts, groups = _outcomes(arena[f[LO]:f[LO] + size], cell, f[OPENED], full, neighbours,
+                                        arena[top:top + size], arena[top + size:top + 2 * size], scratch)
+            f[GROUPS] = groups
+            f[BOUNDS], f[ORDER] = top + 2 * size, top + 3 * size
+            top += 4 * size
+            bound = 0
+            start = f[BUF]
+            for g in range(groups):
+                end = f[BUF] + arena[f[ENDS] + g]
+                arena[f[BOUNDS] + g] = _bound(arena[start:end], slots, entries, pool)
+                bound += arena[f[BOUNDS] + g]
+                start = end
+            if bound <= f[THRESHOLD]:
+                f[SKIPPED] = max(f[SKIPPED], bound)
+                continue
+            arena[f[ORDER]:f[ORDER] + groups] = np.argsort(-arena[f[BOUNDS]:f[BOUNDS] + groups], kind="mergesort")
+            f[AT], f[LEFT], f[TOTAL] = 0, bound, 0
+            phase = 2
+        elif phase == 2:  # the next outcome of the move being summed
+            g = arena[f[ORDER] + f[AT]]
+            f[AT] += 1
+            f[LEFT] -= arena[f[BOUNDS] + g]
+            f[CHILD_CAP] = f[THRESHOLD] - f[TOTAL] - f[LEFT]
+            lo = f[BUF] + (arena[f[ENDS] + g - 1] if g > 0 else 0)
+            hi = f[BUF] + arena[f[ENDS] + g]
+            value = _quick(arena[lo:hi], f[CHILD_CAP], tables, slots, entries, pool, meta)
+            if value >= 0:
+                phase = 3
+                continue
+            d += 1
+            child = frames[d]
+            child[LO], child[SIZE], child[CAP] = lo, hi - lo, f[CHILD_CAP]
+            phase = 0
+        elif phase == 3:  # a value for the outcome being summed
+            f[TOTAL] += value
+            if value <= f[CHILD_CAP]:  # the move cannot beat the threshold: its bound is enough
+                f[BEST] = max(f[BEST], f[TOTAL] + f[LEFT])
+                phase = 1
+            elif f[AT] == f[GROUPS]:
+                f[BEST] = max(f[BEST], f[TOTAL])
+                phase = 1
+            else:
+                phase = 2
+        else:  # this frame's result
+            if d == 0:
+                return value
+            state_here = arena[f[LO]:f[LO] + f[SIZE]]
+            meta[SOLVED] += 1
+            _store(state_here, _hash(state_here), _canonical(state_here, tables), value, exact,
+                   slots, entries, pool, meta)
+            top = f[MOVES]
+            d -= 1
+            phase = 3
+
+
+@njit(**_JIT)
+def _union(state):
+    union = 0
+    for m in state:
+        union |= m
+    return union
+
+
+class CompiledSolver(OptimalSolver):
+    """``OptimalSolver`` with its search compiled by numba: the same answers, much faster.
+
+    Boards of at most 63 cells. ``max_states`` bounds the memo (canonical states
+    and their aliases; past it the table starts afresh, still exact), so memory
+    stays bounded: about 160 bytes a state plus 8 bytes a stored layout.
+    """
+
+    MAX_CELLS = 63
+
+    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 1_000_000):
+        super().__init__(size, mines, symmetry, max_states)
+        n = self.geometry.n
+        if n > self.MAX_CELLS:
+            raise ValueError(f"the compiled solver takes boards of at most {self.MAX_CELLS} cells, not {n}")
+        self._neighbours = np.array(self.geometry.neighbours, np.int64)
+        perms = self.geometry.symmetries[1:] if self.symmetry else []
+        self._tables = np.zeros((len(perms), (n + 7) // 8, 256), np.int64)
+        for t, perm in enumerate(perms):
+            for chunk in range((n + 7) // 8):
+                for value in range(256):
+                    bits = (value << 8 * chunk) & self.geometry.full
+                    self._tables[t, chunk, value] = sum(1 << perm[j] for j in range(n) if bits >> j & 1)
+        entries = 2 * max_states + 2  # a canonical entry and an alias per state
+        self._slots = np.full(1 << (2 * entries).bit_length(), -1, np.int64)
+        self._entries = np.zeros((entries, 6), np.int64)
+        self._pool = np.empty(32 * entries, np.int64)  # untouched pages cost no memory
+        self._meta = np.zeros(5, np.int64)
+
+    @property
+    def clears(self) -> int:
+        """How many times the memo was full and started afresh."""
+        return int(self._meta[CLEARS])
+
+    def click(self, layouts: Layouts, i: int, opened: int) -> int:
+        """The exact win count of opening cell i (``opened``: cells already open)."""
+        state = np.fromiter(layouts, np.int64, len(layouts))
+        return self._run(click, state, i, opened, self.geometry.full, self._neighbours, self._tables,
+                         self._slots, self._entries, self._pool, self._meta)
+
+    def _run(self, function, *args) -> int:
+        """Run the kernel in a thread, so that a time cap or Ctrl-C can stop it."""
+        box: list = []
+
+        def work():
+            try:
+                box.append(function(*args))
+            except BaseException as error:  # re-raised in the caller's thread
+                box.append(error)
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.05)
+        except BaseException:
+            self._meta[ABORT] = 1
+            worker.join()
+            self._forget()  # values stored while stopping are not to be trusted
+            raise
+        self.solved = int(self._meta[SOLVED])
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return int(box[0])
+
+    def _forget(self) -> None:
+        self._slots[:] = -1
+        self._meta[[ENTRIES, POOL_USED, ABORT]] = 0
