@@ -129,21 +129,26 @@ def _image(tables, t, mask):
 
 
 @njit(**_JIT)
-def _canonical(state, tables):
-    """The smallest image of a sorted state under the symmetries (a new array when it differs)."""
+def _canonical(state, tables, work):
+    """The smallest image of a sorted state under the symmetries: ``state`` itself, or a row
+    of ``work`` (two rows, at least as long as the state)."""
     best = state
     n = len(state)
-    image = np.empty(n, np.int64)
+    row = 0
     for t in range(tables.shape[0]):
-        for j in range(n):
+        image = work[row, :n]
+        smallest = image[0] = _image(tables, t, state[0])
+        for j in range(1, n):
             image[j] = _image(tables, t, state[j])
-        if image.min() > best[0]:  # pruned: most images lose on their smallest layout
+            smallest = min(smallest, image[j])
+        if smallest > best[0]:  # pruned: most images lose on their smallest layout
             continue
-        ordered = np.sort(image)
+        image.sort()
         for j in range(n):
-            if ordered[j] != best[j]:
-                if ordered[j] < best[j]:
-                    best = ordered
+            if image[j] != best[j]:
+                if image[j] < best[j]:
+                    best = image
+                    row = 1 - row  # keep the best, sort the next image into the other row
                 break
     return best
 
@@ -189,12 +194,11 @@ def _bound(state, slots, entries, pool):
 
 
 @njit(**_JIT)
-def _split(buf, scratch, lo, hi, around, sizes):
+def _split(buf, scratch, lo, hi, around, sizes, starts):
     """Order buf[lo:hi] by the number each layout shows through ``around``; sizes[v] per number."""
     sizes[:] = 0
     for j in range(lo, hi):
         sizes[_popcount(buf[j] & around)] += 1
-    starts = np.empty(10, np.int64)
     position = lo
     for v in range(10):
         starts[v] = position
@@ -207,7 +211,7 @@ def _split(buf, scratch, lo, hi, around, sizes):
 
 
 @njit(**_JIT)
-def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch):
+def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch, stack, small):
     """Fill buf with the safe layouts of opening cell i, grouped into closed states; returns
     (layouts, groups), group g ending at ends[g]. Free cells are opened one at a time."""
     bit = np.int64(1) << i
@@ -218,10 +222,9 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch):
             k += 1
     groups = 0
     # a work stack of segments (lo, hi, cells opened), taken in order so that the groups come out in order
-    stack = np.empty((10 * 64 + 16, 3), np.int64)
     stack[0, 0], stack[0, 1], stack[0, 2] = 0, k, opened
     depth = 1
-    sizes = np.empty(10, np.int64)
+    sizes, starts = small[:10], small[10:]
     first = True
     while depth:
         depth -= 1
@@ -244,7 +247,7 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch):
             continue
         if lo == hi:
             continue
-        _split(buf, scratch, lo, hi, neighbours[_popcount(new - 1)], sizes)
+        _split(buf, scratch, lo, hi, neighbours[_popcount(new - 1)], sizes, starts)
         position = hi
         for v in range(9, -1, -1):  # pushed last to first, so taken first to last
             if sizes[v]:
@@ -255,7 +258,7 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch):
 
 
 @njit(**_JIT)
-def _quick(state, cap, tables, slots, entries, pool, meta):
+def _quick(state, cap, tables, work, slots, entries, pool, meta):
     """``wins`` when no search is needed (tiny, stored, or capped state), else -1."""
     n = len(state)
     if n <= 2:
@@ -266,7 +269,7 @@ def _quick(state, cap, tables, slots, entries, pool, meta):
         if entries[e, TARGET] >= 0:
             e = entries[e, TARGET]
     else:  # met for the first time in this form: look for it in its canonical form
-        key = _canonical(state, tables)
+        key = _canonical(state, tables, work)
         e = _lookup(key, _hash(key), slots, entries, pool)
         if e >= 0 and _make_room(n, slots, entries, pool, meta):
             e = _lookup(key, _hash(key), slots, entries, pool)
@@ -324,7 +327,7 @@ def _push_moves(arena, top, lo, n, cells):
                     safe += 1
             arena[top + k] = -(safe * 64 + i)  # ascending: safest first, then the higher cell
             k += 1
-    arena[top:top + k] = np.sort(arena[top:top + k])
+    arena[top:top + k].sort()
     return k
 
 
@@ -341,6 +344,9 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     arena = np.empty(8 * n + 1024, np.int64)
     arena[:n] = state
     scratch = np.empty(n + 1, np.int64)
+    stack = np.empty((10 * cells + 16, 3), np.int64)  # _outcomes' segments
+    small = np.empty(20, np.int64)
+    work = np.empty((2, n + 1), np.int64)  # _canonical's images
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
     root[LO], root[SIZE], root[CAP], root[OPENED] = 0, n, -1, opened
@@ -385,7 +391,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             arena = _grow(arena, top + 4 * size + 4)
             f[BUF], f[ENDS] = top, top + size
             layouts, groups = _outcomes(arena[f[LO]:f[LO] + size], cell, f[OPENED], full, neighbours,
-                                        arena[top:top + size], arena[top + size:top + 2 * size], scratch)
+                                        arena[top:top + size], arena[top + size:top + 2 * size], scratch, stack, small)
             f[GROUPS] = groups
             f[BOUNDS], f[ORDER] = top + 2 * size, top + 3 * size
             top += 4 * size
@@ -409,7 +415,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             f[CHILD_CAP] = f[THRESHOLD] - f[TOTAL] - f[LEFT]
             lo = f[BUF] + (arena[f[ENDS] + g - 1] if g > 0 else 0)
             hi = f[BUF] + arena[f[ENDS] + g]
-            value = _quick(arena[lo:hi], f[CHILD_CAP], tables, slots, entries, pool, meta)
+            value = _quick(arena[lo:hi], f[CHILD_CAP], tables, work, slots, entries, pool, meta)
             if value >= 0:
                 phase = 3
                 continue
@@ -432,7 +438,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 return value
             state_here = arena[f[LO]:f[LO] + f[SIZE]]
             meta[SOLVED] += 1
-            _store(state_here, _hash(state_here), _canonical(state_here, tables), value, exact,
+            _store(state_here, _hash(state_here), _canonical(state_here, tables, work), value, exact,
                    slots, entries, pool, meta)
             top = f[MOVES]
             d -= 1
@@ -457,7 +463,7 @@ class CompiledSolver(OptimalSolver):
 
     MAX_CELLS = 63
 
-    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 1_000_000):
+    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 2_000_000):
         super().__init__(size, mines, symmetry, max_states)
         n = self.geometry.n
         if n > self.MAX_CELLS:

@@ -445,15 +445,18 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
 
 
 ENGINES = ("auto", "compiled", "python")
+AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
 
 
 def optimal_solver(size: BoardSize | str, mines: int, engine: str = "auto", **options) -> OptimalSolver:
     """A solver for ``size`` and ``mines``: ``compiled`` (numba, boards of at most 63 cells),
-    ``python`` (the reference), or ``auto`` (compiled when the board fits)."""
+    ``python`` (the reference), or ``auto``: compiled when the board fits and has more
+    than ``AUTO_LAYOUTS`` layouts, else python."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     size = BoardSize.parse(size) if isinstance(size, str) else size
-    if engine == "python" or (engine == "auto" and size.n_cells > 63):
+    small = size.n_cells > 63 or comb(size.n_cells, max(mines, 0)) <= AUTO_LAYOUTS
+    if engine == "python" or (engine == "auto" and small):
         return OptimalSolver(size, mines, **options)
     from minelib.kernel import CompiledSolver  # numba compiles (or loads) the search on first use
 

@@ -43,9 +43,11 @@ def test_a_time_cap_stops_the_search_and_the_solver_stays_exact():
 
 
 def test_engines_are_chosen_by_name_and_board_size():
-    assert type(optimal_solver("3x3", 2)) is CompiledSolver
-    assert type(optimal_solver("3x3", 2, "python")) is OptimalSolver
-    assert type(optimal_solver("8x8", 2)) is OptimalSolver  # 64 cells: past the compiled search's bitmasks
+    assert type(optimal_solver("4x5", 5)) is CompiledSolver
+    assert type(optimal_solver("3x3", 2)) is OptimalSolver  # 36 layouts: Python is done first
+    assert type(optimal_solver("3x3", 2, "compiled")) is CompiledSolver
+    assert type(optimal_solver("4x5", 5, "python")) is OptimalSolver
+    assert type(optimal_solver("8x8", 3)) is OptimalSolver  # 64 cells: past the compiled search's bitmasks
     with pytest.raises(ValueError, match="at most 63 cells, not 64"):
         optimal_solver("8x8", 2, "compiled")
     with pytest.raises(ValueError, match="unknown engine 'fast'"):
