@@ -106,7 +106,16 @@ def test_optimal_json_for_a_board_and_a_position(tmp_path):
     assert data["probability"] == "1" and [0, 2] in data["best_moves"] and [1, 1] not in data["best_moves"]
 
 
+def test_optimal_engines_agree_on_the_command_line():
+    answers = [json.loads(run("optimal", "3x4", "--mines", "4", "--first-click", "safe", "--engine", engine,
+                              "--json").stdout) for engine in ("compiled", "python")]
+    assert answers[0]["probability"] == answers[1]["probability"] == "173/330"
+    assert answers[0]["best_moves"] == answers[1]["best_moves"]
+
+
 @pytest.mark.parametrize("args, message", [
+    (["optimal", "8x8", "--mines", "2", "--engine", "compiled"], "at most 63 cells, not 64"),
+    (["optimal", "3x3", "--mines", "2", "--engine", "fast"], "invalid choice: 'fast'"),
     (["optimal", "3x3", "--mines", "9"], "9 mines leave no safe cell on a 3x3 board"),
     (["optimal", "3x3", "--mines", "12"], "12 mines do not fit"),
     (["optimal", "3x3", "--mines", "2", "--first-click", "corner"], "invalid choice: 'corner'"),
