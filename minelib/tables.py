@@ -49,8 +49,18 @@ class Task:
 
     @property
     def layouts(self) -> int:
-        """How many layouts the search starts from: a measure of difficulty."""
-        return comb(self.height * self.width, self.mines)
+        """The most layouts a search starts from under this rule (over first clicks): a measure of difficulty.
+
+        ``none``: every layout; ``safe``: the clicked cell is mine-free; ``zero``: so are
+        its neighbours, and a corner (fewest neighbours) leaves the most.
+        """
+        n = self.height * self.width
+        if self.rule == "none":
+            return comb(n, self.mines)
+        if self.rule == "safe":
+            return comb(n - 1, self.mines)
+        size = self.size
+        return comb(n - 1 - min(len(size.neighbours(cell)) for cell in size.cells()), self.mines)
 
 
 def tasks(sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_RULES,

@@ -1,5 +1,6 @@
 """The SQLite tables: filled incrementally, resumable, capped entries retried, read back exactly."""
 import sqlite3
+from math import comb
 
 import pytest
 
@@ -55,3 +56,11 @@ def test_entries_the_solver_refuses_are_left_out():
     todo = tasks([(5, 5)])
     assert todo and all(t.layouts <= MAX_LAYOUTS for t in todo)
     assert Task(5, 5, 10, "none") not in todo  # 3.3 million starting layouts
+    assert Task(5, 5, 10, "zero") in todo  # a corner's first click leaves 21 cells: 352,716 layouts
+
+
+def test_starting_layouts_follow_the_rule():
+    assert Task(5, 5, 10, "none").layouts == comb(25, 10)
+    assert Task(5, 5, 10, "safe").layouts == comb(24, 10)
+    assert Task(5, 5, 10, "zero").layouts == comb(21, 10)
+    assert Task(1, 6, 2, "zero").layouts == comb(4, 2)  # the end of a strip has one neighbour
