@@ -29,9 +29,12 @@ CREATE TABLE IF NOT EXISTS optimal (
     move_values TEXT,            -- JSON {"y,x": "p/q"} for every first click
     states INTEGER, seconds REAL,
     capped_at REAL,              -- the cap (s) that stopped it, or NULL when solved
+    derived_from TEXT,           -- 'safe' for a 'none' entry derived from the safe one (see derive_none)
     PRIMARY KEY (height, width, mines, rule)
 )
 """
+COLUMNS = ("height", "width", "mines", "rule", "probability", "value", "best_moves", "move_values", "states",
+           "seconds", "capped_at", "derived_from")
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,8 @@ def connect(path: Path | str) -> sqlite3.Connection:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path)
     connection.execute(SCHEMA)
+    if "derived_from" not in {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}:
+        connection.execute("ALTER TABLE optimal ADD COLUMN derived_from TEXT")  # a table from before the column
     return connection
 
 
@@ -97,7 +102,9 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
                engine: str = "auto") -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
-    Returns how many were solved now, already there, and stopped by the cap.
+    A ``none`` entry whose ``safe`` entry is solved is derived from it (``derive_none``)
+    instead of searched. Returns how many were solved now (derived ones included),
+    already there, and stopped by the cap.
     """
     from tqdm.auto import tqdm
 
@@ -112,25 +119,55 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
                 counts["already"] += 1
                 continue
             bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
-            _solve_into(connection, task, cap, counts, engine)
+            row = _derived_row(connection, task) or _solved_row(task, cap, engine)
+            counts["capped" if row["capped_at"] is not None else "solved"] += 1
+            connection.execute(f"INSERT OR REPLACE INTO optimal ({', '.join(row)}) "
+                               f"VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+            connection.commit()  # a result is kept the moment it is known
     return counts
 
 
-def _solve_into(connection: sqlite3.Connection, task: Task, cap: float | None, counts: dict, engine: str) -> None:
+def _solved_row(task: Task, cap: float | None, engine: str) -> dict:
+    row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
     try:
         with time_cap(cap):
             result = optimal_solver(task.size, task.mines, engine).first_move(task.rule)
     except TimeCapExceeded:
-        row = (task.height, task.width, task.mines, task.rule, None, None, None, None, None, None, cap)
-        counts["capped"] += 1
-    else:
-        values = {f"{y},{x}": str(v) for (y, x), v in result.move_values.items()}
-        row = (task.height, task.width, task.mines, task.rule, str(result.probability),
-               float(result.probability), json.dumps([list(c) for c in result.best_moves]),
-               json.dumps(values), result.states, result.seconds, None)
-        counts["solved"] += 1
-    connection.execute("INSERT OR REPLACE INTO optimal VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-    connection.commit()  # a result is kept the moment it is known
+        return row | {"capped_at": cap}
+    return row | _result_columns(result.move_values, result.states, result.seconds)
+
+
+def _result_columns(values: dict[tuple[int, int], Fraction], states: int, seconds: float) -> dict:
+    values = dict(sorted(values.items()))  # row by row
+    best = max(values.values())
+    return {"probability": str(best), "value": float(best),
+            "best_moves": json.dumps([list(c) for c, v in values.items() if v == best]),
+            "move_values": json.dumps({f"{y},{x}": str(v) for (y, x), v in values.items()}),
+            "states": states, "seconds": seconds, "capped_at": None, "derived_from": None}
+
+
+def derive_none(task: Task, safe_values: dict[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
+    """Every first click's value under ``none`` from its value under ``safe``: times (n - k) / n.
+
+    Exact: the layouts with a mine under the first click are lost whatever
+    follows, and the others are exactly the ``safe`` rule's layouts for that
+    click, so both rules win the same layouts, out of C(n, k) and C(n - 1, k).
+    """
+    n = task.height * task.width
+    return {cell: value * Fraction(n - task.mines, n) for cell, value in safe_values.items()}
+
+
+def _derived_row(connection: sqlite3.Connection, task: Task) -> dict | None:
+    if task.rule != "none":
+        return None
+    found = connection.execute(
+        "SELECT move_values FROM optimal WHERE height = ? AND width = ? AND mines = ? AND rule = 'safe' "
+        "AND probability IS NOT NULL", (task.height, task.width, task.mines)).fetchone()
+    if found is None:
+        return None
+    safe = {tuple(map(int, c.split(","))): Fraction(v) for c, v in json.loads(found[0]).items()}
+    row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
+    return row | _result_columns(derive_none(task, safe), 0, 0.0) | {"derived_from": "safe"}
 
 
 @dataclass(frozen=True)
@@ -143,6 +180,7 @@ class Entry:
     move_values: dict[tuple[int, int], Fraction]
     states: int
     seconds: float
+    derived_from: str | None = None  # 'safe': a 'none' entry derived from the safe one, not searched
 
 
 def load_table(path: Path | str) -> list[Entry]:
@@ -150,13 +188,15 @@ def load_table(path: Path | str) -> list[Entry]:
     if not Path(path).exists():
         raise ValueError(f"no table at {path}: run `python -m minelib tables` first")
     with sqlite3.connect(path) as connection:
+        columns = {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}
+        derived = "derived_from" if "derived_from" in columns else "NULL"  # a table from before the column
         rows = connection.execute(
-            "SELECT height, width, mines, rule, probability, best_moves, move_values, states, seconds "
+            f"SELECT height, width, mines, rule, probability, best_moves, move_values, states, seconds, {derived} "
             "FROM optimal WHERE probability IS NOT NULL ORDER BY height, width, mines, rule").fetchall()
     return [Entry(Task(h, w, k, rule), Fraction(p), [tuple(c) for c in json.loads(best)],
                   {tuple(map(int, c.split(","))): Fraction(v) for c, v in json.loads(values).items()},
-                  states, seconds)
-            for h, w, k, rule, p, best, values, states, seconds in rows]
+                  states, seconds, source)
+            for h, w, k, rule, p, best, values, states, seconds, source in rows]
 
 
 def capped(path: Path | str) -> list[tuple[Task, float]]:

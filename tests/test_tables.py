@@ -5,7 +5,7 @@ from math import comb
 import pytest
 
 from minelib.optimal import solve
-from minelib.tables import Task, boards_up_to, capped, fill_table, load_table, tasks
+from minelib.tables import SCHEMA, Task, boards_up_to, capped, derive_none, fill_table, load_table, tasks
 
 
 def test_tasks_cover_every_mine_count_and_rule_easiest_first():
@@ -30,6 +30,36 @@ def test_fill_then_resume_loses_nothing_and_redoes_nothing(tmp_path):
         assert entries[task].probability == expected.probability
         assert entries[task].best_moves == expected.best_moves
         assert entries[task].move_values == expected.move_values
+
+
+@pytest.mark.parametrize("size, mines", [("2x3", 2), ("3x3", 3), ("1x6", 2), ("3x4", 5)])
+def test_the_none_rule_is_the_safe_rule_times_the_first_click_being_safe(size, mines):
+    task = Task(*map(int, size.split("x")), mines, "none")
+    safe = solve(size, mines, "safe").move_values
+    assert derive_none(task, safe) == solve(size, mines, "none", engine="python").move_values
+
+
+def test_none_entries_are_derived_from_solved_safe_entries(tmp_path):
+    path = tmp_path / "t.sqlite"
+    todo = tasks([(3, 3)], rules=["none", "safe"])  # safe first: fewer starting layouts
+    assert fill_table(path, todo, progress=False)["solved"] == len(todo)
+    for entry in load_table(path):
+        expected = solve(entry.task.size, entry.task.mines, entry.task.rule, engine="python")
+        assert entry.move_values == expected.move_values and entry.best_moves == expected.best_moves
+        assert entry.derived_from == ("safe" if entry.task.rule == "none" else None)
+        assert entry.derived_from is None or entry.states == 0  # nothing searched
+
+
+def test_a_table_from_before_the_derived_column_still_loads_and_fills(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.execute(SCHEMA.replace("derived_from TEXT,", ""))
+        connection.execute("INSERT INTO optimal (height, width, mines, rule, probability, best_moves, move_values, "
+                           "states, seconds) VALUES (1, 2, 1, 'safe', '1', '[[0, 0], [0, 1]]', "
+                           "'{\"0,0\": \"1\", \"0,1\": \"1\"}', 1, 0.0)")
+    assert [e.derived_from for e in load_table(path)] == [None]
+    fill_table(path, [Task(1, 2, 1, "none")], progress=False)
+    assert {e.task.rule: e.derived_from for e in load_table(path)} == {"safe": None, "none": "safe"}
 
 
 def test_capped_entries_are_recorded_and_retried_with_more_time(tmp_path):
