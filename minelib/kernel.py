@@ -25,7 +25,8 @@ import numpy as np
 from numba import njit
 
 from minelib.board import BoardSize
-from minelib.optimal import Layouts, OptimalSolver
+from minelib.layouts import Layouts
+from minelib.optimal import OptimalSolver
 
 # meta: counters shared by the whole search
 ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS = range(5)

@@ -14,9 +14,8 @@ a game is the set of mine layouts still possible, each a bitmask over the cells
   moves are tried safest first, and a move is dropped as soon as it cannot beat
   the best one found.
 * **Symmetry.** States are memoized under a canonical key: the smallest image of
-  the layout set under the board's rotations and reflections (the minlex idea of
-  article 004, pruned: only symmetries that reach the smallest first element
-  are compared in full).
+  the layout set under the board's rotations and reflections
+  (``minelib.layouts.Geometry.canonical``, the minlex idea of article 004).
 """
 from __future__ import annotations
 
@@ -27,88 +26,10 @@ from fractions import Fraction
 from itertools import combinations
 from math import comb
 
-from minelib.analysis import analyze
-from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, check_mines
+from minelib.board import Board, BoardSize, Cell, check_mines
+from minelib.layouts import Geometry, Layouts, check_layout_count, consistent_layouts
 
 FIRST_CLICK_RULES = ("none", "safe", "zero")
-Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
-
-
-class Geometry:
-    """Cell bits, neighbour masks and symmetries of a board."""
-
-    def __init__(self, size: BoardSize):
-        self.size = size
-        self.n = size.n_cells
-        self.full = (1 << self.n) - 1
-        self.neighbours = [sum(1 << size.cell_id(c) for c in size.neighbours(cell)) for cell in size.cells()]
-        self.symmetries = _symmetries(size)
-        self._tables = [_chunk_tables(perm) for perm in self.symmetries[1:]]
-
-    def bit(self, cell: Cell) -> int:
-        """The bit of ``cell``."""
-        return 1 << self.size.cell_id(cell)
-
-    def cells(self, mask: int) -> list[Cell]:
-        """The cells of a mask, row by row."""
-        return [self.size.cell_at(i) for i in range(self.n) if mask >> i & 1]
-
-    def images(self, layouts: Layouts) -> list[Layouts]:
-        """The layout set under every symmetry but the identity (unsorted)."""
-        result = []
-        for tables in self._tables:
-            result.append(tuple(_apply(tables, mask) for mask in layouts))
-        return result
-
-    def canonical(self, layouts: Layouts) -> Layouts:
-        """The smallest image of a sorted layout set under the board's symmetries."""
-        best = layouts
-        candidates = [image for image in self.images(layouts) if min(image) <= best[0]]
-        for image in candidates:  # pruned: most images lose on their smallest element
-            image = tuple(sorted(image))
-            if image < best:
-                best = image
-        return best
-
-    def orbits(self) -> list[list[Cell]]:
-        """The cells grouped by symmetry, each orbit sorted row by row, orbits by first cell."""
-        seen, orbits = set(), []
-        for i in range(self.n):
-            if i not in seen:
-                orbit = sorted({perm[i] for perm in self.symmetries})
-                seen.update(orbit)
-                orbits.append([self.size.cell_at(j) for j in orbit])
-        return orbits
-
-
-def _symmetries(size: BoardSize) -> list[tuple[int, ...]]:
-    """Cell permutations of the rectangle (4) or the square (8); the identity first."""
-    h, w = size.height, size.width
-    maps = [lambda y, x: (y, x), lambda y, x: (h - 1 - y, x),
-            lambda y, x: (y, w - 1 - x), lambda y, x: (h - 1 - y, w - 1 - x)]
-    if h == w:
-        maps += [lambda y, x: (x, y), lambda y, x: (w - 1 - x, y),
-                 lambda y, x: (x, h - 1 - y), lambda y, x: (w - 1 - x, h - 1 - y)]
-    perms = {tuple(size.cell_id(f(*size.cell_at(i))) for i in range(size.n_cells)) for f in maps}
-    identity = tuple(range(size.n_cells))
-    return [identity] + sorted(perms - {identity})
-
-
-def _chunk_tables(perm: tuple[int, ...]) -> list[list[int]]:
-    """For each 8-bit chunk of a mask, the image of every chunk value under ``perm``."""
-    tables = []
-    for start in range(0, len(perm), 8):
-        bits = perm[start:start + 8]
-        tables.append([sum(1 << bits[k] for k in range(len(bits)) if v >> k & 1) for v in range(1 << len(bits))])
-    return tables
-
-
-def _apply(tables: list[list[int]], mask: int) -> int:
-    image = 0
-    for table in tables:
-        image |= table[mask & 0xFF]
-        mask >>= 8
-    return image
 
 
 @dataclass
@@ -385,65 +306,6 @@ def _grow(solver: OptimalSolver, board: Board, depth: int, indent: str, lines: l
         _grow(solver, board.with_value(cell, number), depth - 1, indent + "    ", lines)
 
 
-MAX_LAYOUTS = 3_000_000
-
-
-def check_layout_count(count: int, what: str) -> None:
-    """Raise ValueError when a search would start from more layouts than the solver can hold."""
-    if count > MAX_LAYOUTS:
-        raise ValueError(f"{what} has {count:.3g} possible layouts; the exact solver starts from at most "
-                         f"{MAX_LAYOUTS:,} (try a smaller board or fewer mines)")
-
-
-def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
-    """Every layout (flags included) consistent with a position, as sorted bitmasks.
-
-    The cells next to numbers are assigned one by one, a branch dropped as soon as
-    a number can no longer be met; the cells next to no number then take the
-    mines left in every way. The work follows the layouts that exist, not every
-    placement of the mines.
-    """
-    count = analyze(board, mines).count  # raises a clear ImpossiblePosition if nothing fits
-    check_layout_count(count, "the position")
-    size = geometry.size
-    numbers = board.number_cells()
-    need = [int(board.values[c]) - sum(board.values[n] == MINE for n in size.neighbours(c)) for c in numbers]
-    touching: dict[Cell, list[int]] = defaultdict(list)
-    for r, c in enumerate(numbers):
-        for n in size.neighbours(c):
-            if board.values[n] == UNOPENED:
-                touching[n].append(r)
-    frontier = sorted(touching)
-    interior = [size.cell_id(c) for c in board.unopened_cells() if c not in touching]
-    room = [sum(1 for n in size.neighbours(c) if board.values[n] == UNOPENED) for c in numbers]
-    flags = sum(geometry.bit(c) for c in board.mine_cells())
-    left = mines - len(board.mine_cells())
-    layouts: list[int] = []
-
-    def assign(j: int, mask: int, left: int) -> None:
-        if j == len(frontier):
-            if left <= len(interior):
-                layouts.extend(mask | sum(1 << i for i in combo) for combo in combinations(interior, left))
-            return
-        rows = touching[frontier[j]]
-        for r in rows:
-            room[r] -= 1
-        if left and all(need[r] > 0 for r in rows):
-            for r in rows:
-                need[r] -= 1
-            assign(j + 1, mask | geometry.bit(frontier[j]), left - 1)
-            for r in rows:
-                need[r] += 1
-        if all(room[r] >= need[r] for r in rows):
-            assign(j + 1, mask, left)
-        for r in rows:
-            room[r] += 1
-
-    assign(0, flags, left)
-    assert len(layouts) == count, "the enumeration must find every layout analyze counts"
-    return tuple(sorted(layouts))
-
-
 ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
 
@@ -468,5 +330,5 @@ def solve(size: BoardSize | str, mines: int, first_click: str = "none", engine: 
     return optimal_solver(size, mines, engine).first_move(first_click)
 
 
-__all__ = ["ENGINES", "FIRST_CLICK_RULES", "Geometry", "OptimalSolver", "Result", "consistent_layouts",
+__all__ = ["ENGINES", "FIRST_CLICK_RULES", "OptimalSolver", "Result",
            "optimal_solver", "solve", "strategy_tree"]

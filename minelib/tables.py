@@ -17,7 +17,8 @@ from math import comb
 from pathlib import Path
 
 from minelib.board import BoardSize
-from minelib.optimal import FIRST_CLICK_RULES, MAX_LAYOUTS, optimal_solver
+from minelib.layouts import MAX_LAYOUTS
+from minelib.optimal import FIRST_CLICK_RULES, optimal_solver
 from minelib.timing import TimeCapExceeded, time_cap
 
 SCHEMA = """

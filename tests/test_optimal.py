@@ -132,7 +132,7 @@ def test_boards_too_large_to_enumerate_are_refused_at_once():
 
 @given(positions(max_height=4, max_width=5))
 def test_consistent_layouts_match_brute_force(position):
-    from minelib.optimal import Geometry, consistent_layouts
+    from minelib.layouts import Geometry, consistent_layouts
     from minelib.oracles import layouts
 
     board, mines = position
@@ -146,7 +146,7 @@ def test_consistent_layouts_match_brute_force(position):
 
 
 def test_consistent_layouts_follow_the_layouts_not_the_placements():
-    from minelib.optimal import Geometry, consistent_layouts
+    from minelib.layouts import Geometry, consistent_layouts
 
     board = Board.from_text("\n".join(["3........3"] + ["." * 10] * 5))  # comb(58, 6) = 40,475,358 placements
     found = consistent_layouts(board, 6, Geometry(board.size))
