@@ -16,6 +16,11 @@ order they were produced.
 
 Everything runs with the GIL released, so the caller can wait in Python and
 stop the search (time cap, Ctrl-C) by raising the abort flag in ``meta``.
+
+All the compiled code stays in this one module, though it is longer than our
+others: numba's on-disk cache (``cache=True``) checks only the file of the
+function it caches, so a change in another module called from here would be
+missed by the cached kernel (numba#8396, not merged).
 """
 from __future__ import annotations
 
