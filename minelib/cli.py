@@ -46,12 +46,13 @@ def _analyze(args) -> None:
 def _optimal(args) -> None:
     if (args.size is None) == (args.position is None):
         raise ValueError("give a board size HxW or --position FILE (one of them)")
+    options = _memo_option(args)
     if args.position is not None:
         board = _read_board(args.position)
-        result = optimal_solver(board.size, args.mines, args.engine).position(board)
+        result = optimal_solver(board.size, args.mines, args.engine, **options).position(board)
         heading = f"position {board.size} with {args.mines} mines"
     else:
-        result = optimal_solver(args.size, args.mines, args.engine).first_move(args.first_click)
+        result = optimal_solver(args.size, args.mines, args.engine, **options).first_move(args.first_click)
         heading = f"{args.size} with {args.mines} mines, first click rule '{args.first_click}'"
     if args.json:
         print(json.dumps(result.to_json()))
@@ -62,13 +63,18 @@ def _optimal(args) -> None:
     print(f"states solved: {result.states}, seconds: {result.seconds:.3f}")
 
 
+def _memo_option(args) -> dict:
+    return {} if args.max_states is None else {"max_states": args.max_states}
+
+
 def _tables(args) -> None:
     from minelib import tables
 
     strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
-    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine)
+    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine,
+                               **_memo_option(args))
     print(f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
           f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
 
@@ -144,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     optimal.add_argument("--engine", choices=ENGINES, default="auto",
                          help="compiled: the search compiled by numba (boards of at most 63 cells); python: "
                               "the pure-Python reference; auto: compiled when the board fits (default)")
+    optimal.add_argument("--max-states", type=int, default=None,
+                         help="states the memo keeps before it starts afresh (still exact): more is faster on "
+                              "large boards and takes more memory (default 2,000,000 compiled, 500,000 python)")
     optimal.add_argument("--json", action="store_true",
                          help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
     optimal.set_defaults(run=_optimal)
@@ -160,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--cap", type=float, default=None, help="seconds per entry before giving up")
     table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
     table.add_argument("--engine", choices=ENGINES, default="auto", help="as for optimal (default auto)")
+    table.add_argument("--max-states", type=int, default=None, help="as for optimal")
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.set_defaults(run=_tables)
     play = commands.add_parser(

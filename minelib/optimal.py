@@ -58,6 +58,8 @@ class OptimalSolver:
         check_mines(Board.unopened(self.size), mines)
         if mines == self.size.n_cells:
             raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
+        if max_states < 1:
+            raise ValueError(f"max_states must be at least 1, not {max_states}")
         self.mines = mines
         self.geometry = Geometry(self.size)
         self.symmetry = symmetry and len(self.geometry.symmetries) > 1

@@ -100,8 +100,11 @@ def connect(path: Path | str) -> sqlite3.Connection:
 
 
 def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, progress: bool = True,
-               engine: str = "auto") -> dict:
+               engine: str = "auto", max_states: int | None = None) -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
+
+    ``engine`` and ``max_states`` (the memo's bound; the engine's default when None)
+    are passed to ``optimal_solver``.
 
     A ``none`` entry whose ``safe`` entry is solved is derived from it (``derive_none``)
     instead of searched. Returns how many were solved now (derived ones included),
@@ -120,7 +123,7 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
                 counts["already"] += 1
                 continue
             bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
-            row = _derived_row(connection, task) or _solved_row(task, cap, engine)
+            row = _derived_row(connection, task) or _solved_row(task, cap, engine, max_states)
             counts["capped" if row["capped_at"] is not None else "solved"] += 1
             connection.execute(f"INSERT OR REPLACE INTO optimal ({', '.join(row)}) "
                                f"VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
@@ -128,11 +131,12 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
     return counts
 
 
-def _solved_row(task: Task, cap: float | None, engine: str) -> dict:
+def _solved_row(task: Task, cap: float | None, engine: str, max_states: int | None) -> dict:
     row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
+    options = {} if max_states is None else {"max_states": max_states}
     try:
         with time_cap(cap):
-            result = optimal_solver(task.size, task.mines, engine).first_move(task.rule)
+            result = optimal_solver(task.size, task.mines, engine, **options).first_move(task.rule)
     except TimeCapExceeded:
         return row | {"capped_at": cap}
     return row | _result_columns(result.move_values, result.states, result.seconds)

@@ -113,9 +113,21 @@ def test_optimal_engines_agree_on_the_command_line():
     assert answers[0]["best_moves"] == answers[1]["best_moves"]
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_a_small_memo_gives_the_same_answer_with_more_work(engine):
+    def answer(*extra):
+        return json.loads(run("optimal", "3x4", "--mines", "4", "--engine", engine, "--json", *extra).stdout)
+
+    default, small = answer(), answer("--max-states", "3")
+    assert small["probability"] == default["probability"] == "173/495"
+    assert small["best_moves"] == default["best_moves"]
+    assert small["states"] > default["states"]  # the memo started afresh: states were solved again
+
+
 @pytest.mark.parametrize("args, message", [
     (["optimal", "8x8", "--mines", "2", "--engine", "compiled"], "at most 63 cells, not 64"),
     (["optimal", "3x3", "--mines", "2", "--engine", "fast"], "invalid choice: 'fast'"),
+    (["optimal", "3x3", "--mines", "2", "--max-states", "0"], "max_states must be at least 1, not 0"),
     (["optimal", "3x3", "--mines", "9"], "9 mines leave no safe cell on a 3x3 board"),
     (["optimal", "3x3", "--mines", "12"], "12 mines do not fit"),
     (["optimal", "3x3", "--mines", "2", "--first-click", "corner"], "invalid choice: 'corner'"),

@@ -32,6 +32,20 @@ def test_fill_then_resume_loses_nothing_and_redoes_nothing(tmp_path):
         assert entries[task].move_values == expected.move_values
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+def test_the_memo_bound_reaches_the_solver_and_changes_no_value(tmp_path, engine):
+    todo = [Task(3, 4, 4, "safe"), Task(3, 3, 3, "zero")]
+    found = {}
+    for max_states in (None, 3):
+        path = tmp_path / f"{max_states}.sqlite"
+        fill_table(path, todo, progress=False, engine=engine, max_states=max_states)
+        found[max_states] = {e.task: e for e in load_table(path)}
+    for task in todo:
+        default, small = found[None][task], found[3][task]
+        assert (small.probability, small.move_values) == (default.probability, default.move_values)
+    assert sum(found[3][t].states for t in todo) > sum(found[None][t].states for t in todo)
+
+
 @pytest.mark.parametrize("size, mines", [("2x3", 2), ("3x3", 3), ("1x6", 2), ("3x4", 5)])
 def test_the_none_rule_is_the_safe_rule_times_the_first_click_being_safe(size, mines):
     task = Task(*map(int, size.split("x")), mines, "none")
