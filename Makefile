@@ -58,7 +58,7 @@ tables: install
 # appended to results/games.jsonl as it finishes).
 EXPERIMENT_ARGS ?= --games 50 --level-games 1000
 experiments: install
-	$(BIN)/python benchmarks/solvers.py $(EXPERIMENT_ARGS)
+	$(BIN)/python benchmarks/players.py $(EXPERIMENT_ARGS)
 
 benchmarks: install
 	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done

@@ -16,7 +16,7 @@ import resource
 import time
 
 from minelib.evaluators import EfficientEvaluator
-from minelib.optimal import optimal_solver, solve
+from minelib.optimal import OptimalSolver, solve
 from minelib.timing import TimeCapExceeded, Timer, time_cap
 
 ARTICLE_BOARDS = ["1x3", "1x4", "1x5", "1x6", "1x7", "1x8", "1x9", "2x2", "2x3", "2x4", "3x3", "2x5"]
@@ -39,8 +39,8 @@ def article_part(cap: float) -> None:
     solve("2x2", 1, engine="compiled")  # numba's cache loaded (or the kernel compiled) before timing
     for board in ARTICLE_BOARDS:
         optimal = solve(board, 2)
-        compiled_s = best_time(lambda: solve(board, 2, engine="compiled"))
-        python_s = best_time(lambda: solve(board, 2, engine="python"))
+        compiled_s = best_time(lambda board=board: solve(board, 2, engine="compiled"))
+        python_s = best_time(lambda board=board: solve(board, 2, engine="python"))
         try:
             with time_cap(cap), Timer() as timer:
                 evaluation = EfficientEvaluator(board, 2).evaluate()
@@ -50,13 +50,13 @@ def article_part(cap: float) -> None:
         except TimeCapExceeded:
             efficient = f">{cap:g}"
             ratios = f"{'>' + format(cap / compiled_s, ',.0f'):>13} {'>' + format(cap / python_s, ',.0f'):>11}"
-        print(f"{board:<6} {str(optimal.probability):>11} {efficient:>12} {compiled_s:>10.5f} {python_s:>10.5f} {ratios}")
+        print(f"{board:<6} {optimal.probability!s:>11} {efficient:>12} {compiled_s:>10.5f} {python_s:>10.5f} {ratios}")
 
 
 def _solve_in_child(size: str, mines: int, rule: str, engine: str, queue) -> None:
     solve("2x2", 1, engine=engine)  # warm up: load the compiled kernel
     start = time.perf_counter()
-    result = optimal_solver(size, mines, engine).first_move(rule)
+    result = OptimalSolver(size, mines, engine).first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put((str(result.probability), float(result.probability), result.states,
                time.perf_counter() - start, peak, len(result.best_moves)))
@@ -76,7 +76,7 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
                 child.terminate()
                 print(f"{entry:<8} {rule:<5} {engine:<9} {'over the cap':>22} {'':>8} {'':>9} {f'>{cap:g}':>9}")
                 continue
-            p, value, states, seconds, peak, ties = queue.get()
+            p, value, states, seconds, peak, _ = queue.get()
             print(f"{entry:<8} {rule:<5} {engine:<9} {p:>22} {value:>8.4f} {states:>9} {seconds:>9.1f} {peak:>8.0f}",
                   flush=True)
 

@@ -1,9 +1,24 @@
 """minelib: exact answers about Minesweeper.
 
-Start with ``Board.from_text`` (the board model) and ``analyze(board, mines)``
-(layout count, exact mine probabilities, certain cells); ``to_constraints``
-gives the counting problem X v = y for the counters in ``minelib.counters``.
+One import gives what a user needs:
+
+- the board model: ``Board.from_text``, ``BoardSize``, ``to_constraints`` (the
+  counting problem X v = y) and the counters that solve it;
+- the analysis: ``analyze(board, mines)``, the layout count, every cell's exact
+  mine probability and the certain cells;
+- optimal play: ``solve(size, mines, first_click)``, ``OptimalSolver`` (whose
+  engine is Python or numba) and its ``Result``; the article's evaluators answer
+  with the same ``Result``;
+- games and players: ``Game``, ``first_cell``, ``PLAYERS`` (``ZDDPlayer``,
+  ``LookaheadPlayer``, ``SafestPlayer``).
+
+The widgets (``minelib.widgets``), plots (``minelib.plotting``), experiments and
+tables live in their modules, so that importing minelib needs neither ipywidgets
+nor matplotlib.
 """
+
+__version__ = "0.2.0"
+
 from minelib.analysis import Analysis, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, to_constraints
 from minelib.counters import (
@@ -17,12 +32,16 @@ from minelib.counters import (
     ShrinkCounter,
     SortCounter,
 )
-
-__version__ = "0.1.0"
+from minelib.evaluators import EVALUATORS, BaselineEvaluator, EfficientEvaluator, SolvableCellsEvaluator
+from minelib.game import FIRST_CLICK_RULES, Game, first_cell
+from minelib.optimal import ENGINES, OptimalSolver, Result, solve, strategy_tree
+from minelib.players import PLAYERS, LookaheadPlayer, Move, Record, SafestPlayer, ZDDPlayer
 
 __all__ = [
-    "Analysis", "ImpossiblePosition", "analyze",
-    "ALL_COUNTERS", "ARTICLE_COUNTERS", "MINE", "UNOPENED", "BaselineCounter", "Board",
-    "BoardSize", "BruteForceCounter", "Cell", "CutCounter", "FrontierCounter",
-    "LastSpeedupCounter", "ShrinkCounter", "SortCounter", "to_constraints",
+    "ALL_COUNTERS", "ARTICLE_COUNTERS", "ENGINES", "EVALUATORS", "FIRST_CLICK_RULES", "MINE", "PLAYERS",
+    "UNOPENED", "Analysis", "BaselineCounter", "BaselineEvaluator", "Board", "BoardSize", "BruteForceCounter",
+    "Cell", "CutCounter", "EfficientEvaluator", "FrontierCounter", "Game", "ImpossiblePosition",
+    "LastSpeedupCounter", "LookaheadPlayer", "Move", "OptimalSolver", "Record", "Result", "SafestPlayer",
+    "ShrinkCounter", "SolvableCellsEvaluator", "SortCounter", "ZDDPlayer", "__version__", "analyze",
+    "first_cell", "solve", "strategy_tree", "to_constraints",
 ]

@@ -34,20 +34,35 @@ class Analysis:
     total_mines: int
     count: int                                   # consistent mine layouts
     probabilities: list[list[Fraction | None]]   # None for opened cells; flags are 1
-    safe: list[Cell]                             # unopened cells that are certainly safe
-    mines: list[Cell]                            # unopened cells that are certainly mines (flags not listed)
+    certain_safe: list[Cell]                     # unopened cells that are certainly safe
+    certain_mines: list[Cell]                    # unopened cells that are certainly mines (flags not listed)
+
+    @classmethod
+    def from_counts(cls, board: Board, total_mines: int, count: int, mines_at: dict[Cell, int]) -> Analysis:
+        """The analysis from the layout count and, for every unopened cell, the layouts with a mine there."""
+        probabilities: list[list[Fraction | None]] = [[None] * board.size.width for _ in range(board.size.height)]
+        for y, x in board.mine_cells():
+            probabilities[y][x] = Fraction(1)
+        cells = sorted(mines_at)
+        for y, x in cells:
+            probabilities[y][x] = Fraction(mines_at[y, x], count)
+        return cls(board, total_mines, count, probabilities,
+                   [c for c in cells if mines_at[c] == 0], [c for c in cells if mines_at[c] == count])
 
     def probability(self, cell: Cell) -> Fraction | None:
         """The mine probability of ``cell`` (None if it is opened)."""
         return self.probabilities[cell[0]][cell[1]]
 
     def to_json(self) -> dict:
-        """The analysis as JSON-ready data: counts as ints, probabilities as "p/q" strings."""
+        """The analysis as JSON-ready data: counts as ints, probabilities as "p/q" strings.
+
+        The keys "safe" and "mines" (the certain cells) are the command line's contract and stay.
+        """
         return {
             "count": self.count,
             "probabilities": [[None if p is None else str(p) for p in row] for row in self.probabilities],
-            "safe": [list(c) for c in self.safe],
-            "mines": [list(c) for c in self.mines],
+            "safe": [list(c) for c in self.certain_safe],
+            "mines": [list(c) for c in self.certain_mines],
         }
 
     def to_text(self) -> str:
@@ -57,8 +72,8 @@ class Analysis:
                  "Mine probability in %; (n) an opened number, F a flag, safe / MINE certain cells:"]
         for y, row in enumerate(self.probabilities):
             lines.append("".join(_cell_text(self.board.values[y, x], p).rjust(width) for x, p in enumerate(row)))
-        lines.append(f"certainly safe: {_cells_text(self.safe)}")
-        lines.append(f"certainly mines: {_cells_text(self.mines)}")
+        lines.append(f"certainly safe: {_cells_text(self.certain_safe)}")
+        lines.append(f"certainly mines: {_cells_text(self.certain_mines)}")
         return "\n".join(lines)
 
 
@@ -196,11 +211,4 @@ def _total_mismatch(board: Board, system: _System, everything: frontier.Polynomi
 
 
 def _result(board: Board, mines: int, count: int, mine_weight: np.ndarray, cells: list[Cell]) -> Analysis:
-    probabilities: list[list[Fraction | None]] = [[None] * board.size.width for _ in range(board.size.height)]
-    for cell in board.mine_cells():
-        probabilities[cell[0]][cell[1]] = Fraction(1)
-    for cell in cells:
-        probabilities[cell[0]][cell[1]] = Fraction(int(mine_weight[cell]), count)
-    safe = [c for c in cells if mine_weight[c] == 0]
-    certain = [c for c in cells if mine_weight[c] == count]
-    return Analysis(board, mines, count, probabilities, safe, certain)
+    return Analysis.from_counts(board, mines, count, {cell: int(mine_weight[cell]) for cell in cells})

@@ -258,7 +258,7 @@ def incidence(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     height, width = columns.shape
     for dy, dx in _OFFSETS:  # one pass per direction instead of one per row
         ny, nx = number_y + dy, number_x + dx
-        inside = (0 <= ny) & (ny < height) & (0 <= nx) & (nx < width)
+        inside = (ny >= 0) & (ny < height) & (nx >= 0) & (nx < width)
         seen = np.full(len(ny), -1)
         seen[inside] = column[ny[inside], nx[inside]]
         hit = np.flatnonzero(seen >= 0)

@@ -11,7 +11,9 @@ import sys
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
-from minelib.optimal import ENGINES, FIRST_CLICK_RULES, optimal_solver
+from minelib.game import FIRST_CELLS, FIRST_CLICK_RULES
+from minelib.optimal import AUTO_LAYOUTS, DEFAULT_MAX_STATES, ENGINES, OptimalSolver
+from minelib.players import PLAYERS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -46,13 +48,13 @@ def _analyze(args) -> None:
 def _optimal(args) -> None:
     if (args.size is None) == (args.position is None):
         raise ValueError("give a board size HxW or --position FILE (one of them)")
-    options = _memo_option(args)
+    options = {"max_states": args.max_states}
     if args.position is not None:
         board = _read_board(args.position)
-        result = optimal_solver(board.size, args.mines, args.engine, **options).position(board)
+        result = OptimalSolver(board.size, args.mines, args.engine, **options).position(board)
         heading = f"position {board.size} with {args.mines} mines"
     else:
-        result = optimal_solver(args.size, args.mines, args.engine, **options).first_move(args.first_click)
+        result = OptimalSolver(args.size, args.mines, args.engine, **options).first_move(args.first_click)
         heading = f"{args.size} with {args.mines} mines, first click rule '{args.first_click}'"
     if args.json:
         print(json.dumps(result.to_json()))
@@ -63,10 +65,6 @@ def _optimal(args) -> None:
     print(f"states solved: {result.states}, seconds: {result.seconds:.3f}")
 
 
-def _memo_option(args) -> dict:
-    return {} if args.max_states is None else {"max_states": args.max_states}
-
-
 def _tables(args) -> None:
     from minelib import tables
 
@@ -74,7 +72,7 @@ def _tables(args) -> None:
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
     counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine,
-                               **_memo_option(args))
+                               max_states=args.max_states)
     print(f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
           f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
 
@@ -89,7 +87,7 @@ def _play(args) -> None:
     mines = args.mines if args.mines is not None else mines_for_density(size, args.density)
     boards = _read_layouts(args.boards) if args.boards else ()
     games = args.games if args.games is not None else (len(boards) or 10)
-    setting = experiments.Setting(args.solver, str(size), mines, games, args.seed, args.first_click,
+    setting = experiments.Setting(args.player, str(size), mines, games, args.seed, args.first_click,
                                   args.first, boards)
     summary = experiments.run(setting, args.results, parallel=not args.serial,
                               progress=not args.quiet and not args.json)
@@ -97,7 +95,7 @@ def _play(args) -> None:
         print(json.dumps({"games": summary.games, "wins": summary.wins, "interval": [summary.low, summary.high],
                           "seconds": dict(zip(("min", "median", "max"), summary.seconds))}))
     else:
-        print(f"{args.solver} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
+        print(f"{args.player} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
 
 
 def _read_layouts(path: str) -> tuple[str, ...]:
@@ -149,10 +147,12 @@ def build_parser() -> argparse.ArgumentParser:
     optimal.add_argument("--position", metavar="FILE", help="solve this position instead ('-' for stdin)")
     optimal.add_argument("--engine", choices=ENGINES, default="auto",
                          help="compiled: the search compiled by numba (boards of at most 63 cells); python: "
-                              "the pure-Python reference; auto: compiled when the board fits (default)")
+                              "the pure-Python reference; auto (default): compiled when the board fits and "
+                              f"starts from more than {AUTO_LAYOUTS:,} layouts, else python")
     optimal.add_argument("--max-states", type=int, default=None,
                          help="states the memo keeps before it starts afresh (still exact): more is faster on "
-                              "large boards and takes more memory (default 2,000,000 compiled, 500,000 python)")
+                              "large boards and takes more memory (default "
+                              f"{DEFAULT_MAX_STATES['compiled']:,} compiled, {DEFAULT_MAX_STATES['python']:,} python)")
     optimal.add_argument("--json", action="store_true",
                          help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
     optimal.set_defaults(run=_optimal)
@@ -173,21 +173,21 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.set_defaults(run=_tables)
     play = commands.add_parser(
-        "play", help="play seeded games with an automatic solver; wins and times",
+        "play", help="play seeded games with an automatic player; wins and times",
         description="Play N seeded games (game i seeded by (SEED, i)) in parallel over all cores and "
-                    "print the wins with a 95%% interval and the min / median / max seconds per game. "
+                    "print the wins with a 95% interval and the min / median / max seconds per game. "
                     "With --results, each finished game is appended to that file: rerun to resume.")
-    play.add_argument("--solver", choices=("zdd", "best", "safest"), default="best",
-                      help="zdd: article 003's player; best: the stronger player (default); "
-                           "safest: best without its look-ahead")
+    play.add_argument("--player", "--solver", dest="player", choices=PLAYERS, default="lookahead",
+                      help="zdd: article 003's player; lookahead: exact analysis with a one-step look-ahead "
+                           "(default); safest: lookahead without its look-ahead (--solver is an old alias)")
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")
     play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")
     play.add_argument("--games", type=int, help="number of games (default 10, or every layout of --boards)")
     play.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    play.add_argument("--first-click", choices=("zero", "safe", "none"), default="zero",
+    play.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="zero",
                       help="zero: the first click opens a region (default); safe: it is mine-free; none")
-    play.add_argument("--first", choices=("random", "corner", "center"), default="random",
+    play.add_argument("--first", choices=FIRST_CELLS, default="random",
                       help="where the first click goes (default: a seeded random cell)")
     play.add_argument("--boards", metavar="FILE", help="replay these layouts ('*' mine, '.' safe; blank lines between)")
     play.add_argument("--results", metavar="FILE", help="append each game here and resume from it")

@@ -14,18 +14,17 @@ import json
 import math
 import os
 import statistics
+import tempfile
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from tqdm.auto import tqdm
 
 from minelib.board import BoardSize
-from minelib.game import Game, check_rule, mines_for_density, parse_layout
-from minelib.solvers import SOLVERS, first_cell
-
-FIRST_CELLS = ("random", "corner", "center")
+from minelib.game import FIRST_CELLS, Game, check_rule, first_cell, mines_for_density, parse_layout
+from minelib.players import OLD_NAMES, PLAYERS
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -41,29 +40,30 @@ ARTICLE_RESULTS = {
 # The standard levels, and the first-click settings they are played with.
 LEVELS = {"beginner": ("9x9", 10), "intermediate": ("16x16", 40), "expert": ("16x30", 99)}
 LEVEL_FIRST_CLICKS = (("safe", "corner"), ("zero", "corner"), ("zero", "center"))
+ARTICLE_PLAYERS = ("zdd", "lookahead")
 
 
-def article_setting(solver: str, side: int, density: float, games: int = ARTICLE_GAMES, seed: int = 2023) -> Setting:
+def article_setting(player: str, side: int, density: float, games: int = ARTICLE_GAMES, seed: int = 2023) -> Setting:
     """One setting of article 003's experiment."""
     size = BoardSize(side, side)
-    return Setting(solver, str(size), mines_for_density(size, density), games, seed, "zero", "random")
+    return Setting(player, str(size), mines_for_density(size, density), games, seed, "zero", "random")
 
 
-def level_setting(solver: str, level: str, first_click: str, first: str, games: int, seed: int = 2024) -> Setting:
+def level_setting(player: str, level: str, first_click: str, first: str, games: int, seed: int = 2024) -> Setting:
     """A standard level (beginner, intermediate, expert) with a first-click rule and cell."""
     size, mines = LEVELS[level]
-    return Setting(solver, size, mines, games, seed, first_click, first)
+    return Setting(player, size, mines, games, seed, first_click, first)
 
 
 @dataclass(frozen=True)
 class Setting:
-    """What to play: solver, board, mines, first-click rule and cell, games and seed.
+    """What to play: player, board, mines, first-click rule and cell, games and seed.
 
     With ``boards`` (layout pictures) the games replay those layouts instead of
     random ones; the first click is then a seeded random cell the rule allows.
     """
 
-    solver: str
+    player: str
     size: str
     mines: int
     games: int
@@ -73,8 +73,8 @@ class Setting:
     boards: tuple[str, ...] = ()
 
     def __post_init__(self):
-        if self.solver not in SOLVERS:
-            raise ValueError(f"unknown solver {self.solver!r} (expected one of {', '.join(SOLVERS)})")
+        if self.player not in PLAYERS:
+            raise ValueError(f"unknown player {self.player!r} (expected one of {', '.join(PLAYERS)})")
         if self.first not in FIRST_CELLS:
             raise ValueError(f"unknown first click {self.first!r} (expected one of {', '.join(FIRST_CELLS)})")
         if not isinstance(self.games, int) or self.games < 1:
@@ -138,7 +138,7 @@ def play_one(setting: Setting, index: int) -> dict:
     else:
         first = first_cell(size, setting.first, rng)
         game = Game(size, setting.mines, setting.first_click, seed=rng)
-    record = SOLVERS[setting.solver]().play(game, first)
+    record = PLAYERS[setting.player]().play(game, first)
     return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
 
 
@@ -152,9 +152,19 @@ def load(path: Path | str, setting: Setting) -> dict[int, dict]:
             entry = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut short by an interruption
-        if entry.get("setting") == key and entry["index"] < setting.games:
+        if _current_key(entry.get("setting")) == key and entry["index"] < setting.games:
             games[entry["index"]] = entry
     return games
+
+
+def _current_key(key: str | None) -> str | None:
+    """A setting key as written today; files from before 0.2 say "solver" (and "best" for "lookahead")."""
+    if key is None or '"solver"' not in key:
+        return key
+    fields = json.loads(key)
+    name = fields.pop("solver")
+    fields["player"] = OLD_NAMES.get(name, name)
+    return json.dumps(fields, sort_keys=True)
 
 
 def run(setting: Setting, results: Path | str | None = None, executor: Executor | None = None,
@@ -170,7 +180,7 @@ def run(setting: Setting, results: Path | str | None = None, executor: Executor 
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
     bar = tqdm(total=setting.games, initial=len(done), disable=not progress,
-               desc=f"{setting.solver} {setting.size}/{setting.mines}")
+               desc=f"{setting.player} {setting.size}/{setting.mines}")
     try:
         for entry in _finished(setting, todo, executor):
             done[entry["index"]] = entry
@@ -215,3 +225,63 @@ def summarize(entries: list[dict]) -> Summary:
 
 def _spread(values: list[float]) -> tuple[float, float, float]:
     return (min(values), statistics.median(values), max(values))
+
+
+# --- what the notebooks show ------------------------------------------------------------
+
+
+def replays_agree(setting: Setting, stored: Path | str, games: int) -> bool:
+    """Whether the first ``games`` games of ``setting``, played again now, equal the stored ones game by game
+    (won or lost, and the number of guesses)."""
+    fresh = replace(setting, games=min(games, setting.games))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.jsonl"
+        run(fresh, path, progress=False)
+        replayed = {i: (g["won"], g["guesses"]) for i, g in load(path, fresh).items()}
+    kept = {i: (g["won"], g["guesses"]) for i, g in load(stored, setting).items()}
+    return len(replayed) == fresh.games and all(kept.get(i) == outcome for i, outcome in replayed.items())
+
+
+def stored_summary(results: Path | str, setting: Setting) -> Summary:
+    """The summary of a setting's games in the results file."""
+    return summarize(list(load(results, setting).values()))
+
+
+def article_rows(results: Path | str, players=ARTICLE_PLAYERS, games: int = ARTICLE_GAMES) -> list[dict]:
+    """Article 003's experiment, one row per board and density: the article's wins and medians beside ours.
+
+    Medians are seconds per game over all games (the article's on its laptop, ours from the stored run).
+    """
+    rows = []
+    for density in ARTICLE_DENSITIES:
+        for side in ARTICLE_SIZES:
+            ours = {name: stored_summary(results, article_setting(name, side, density, games)) for name in players}
+            wins, (_, median, _) = ARTICLE_RESULTS[side, density]
+            rows.append({"board": f"{side}x{side}", "mines": f"{density:.0%}", "article wins": wins,
+                         **{f"{name} wins": s.wins for name, s in ours.items()},
+                         "article s": median, **{f"{name} s": s.seconds[1] for name, s in ours.items()}})
+    return rows
+
+
+def level_summaries(results: Path | str, players, games: int) -> dict[tuple[str, str, str, str], Summary]:
+    """(level, rule, first cell, player) -> the summary of that setting's stored games."""
+    return {(level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
+            for level in LEVELS for rule, first in LEVEL_FIRST_CLICKS for name in players}
+
+
+def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict]:
+    """One row per level and first click: each player's win rate with its 95% interval."""
+    rows: dict[tuple[str, str, str], dict] = {}
+    for (level, rule, first, name), s in summaries.items():
+        row = rows.setdefault((level, rule, first), {"level": level, "first click": f"{rule} {first}"})
+        row[name] = f"{s.rate:.1%} [{s.low:.1%}-{s.high:.1%}]"
+    return list(rows.values())
+
+
+def density_curves(results: Path | str, players, size: str, densities, games: int, seed: int = 2025,
+                   first_click: str = "zero", first: str = "center") -> dict[str, list[Summary]]:
+    """Player -> one summary per mine density (games not yet in ``results`` are played and added)."""
+    cells = BoardSize.parse(size).n_cells
+    return {name: [run(Setting(name, size, round(cells * d), games, seed, first_click, first), results,
+                       progress=False) for d in densities]
+            for name in players}

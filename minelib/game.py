@@ -2,7 +2,8 @@
 
 Article 003's experiments play seeded games with the ``zero`` rule (the first
 click and its neighbours are mine-free, the first click at a random cell). Three
-rules are offered, as in the optimal-play module:
+rules are offered (``FIRST_CLICK_RULES``, the one list the optimal solver, the
+tables, the command line and the explorer use too):
 
 - ``zero``: the first click and its neighbours are mine-free;
 - ``safe``: the first click is mine-free, mines uniform over the other cells;
@@ -21,7 +22,8 @@ import numpy as np
 
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 
-FIRST_CLICK_RULES = ("zero", "safe", "none")
+FIRST_CLICK_RULES = ("none", "safe", "zero")  # the one list: game, optimal solver, tables, CLI, explorer
+FIRST_CELLS = ("random", "corner", "center")  # where a player's first click goes
 PLAYING, WON, LOST = "playing", "won", "lost"
 
 
@@ -31,10 +33,28 @@ def neighbour_ids(size: BoardSize) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(size.cell_id(n) for n in size.neighbours(c)) for c in size.cells())
 
 
-def check_rule(size: BoardSize, mines: int, rule: str) -> None:
-    """Raise ValueError unless ``mines`` mines fit on ``size`` under first-click ``rule``."""
+def first_cell(size: BoardSize, where: str, rng: np.random.Generator | None = None) -> Cell:
+    """The first click: ``corner`` (0, 0), ``center``, or ``random`` (seeded by rng)."""
+    if where == "corner":
+        return (0, 0)
+    if where == "center":
+        return (size.height // 2, size.width // 2)
+    if where == "random":
+        if rng is None:
+            raise ValueError("a random first click needs a random generator")
+        return (int(rng.integers(size.height)), int(rng.integers(size.width)))
+    raise ValueError(f"unknown first click {where!r} (expected one of {', '.join(FIRST_CELLS)})")
+
+
+def check_first_click(rule: str) -> None:
+    """Raise ValueError unless ``rule`` is one of ``FIRST_CLICK_RULES``."""
     if rule not in FIRST_CLICK_RULES:
         raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+
+
+def check_rule(size: BoardSize, mines: int, rule: str) -> None:
+    """Raise ValueError unless ``mines`` mines fit on ``size`` under first-click ``rule``."""
+    check_first_click(rule)
     if not isinstance(mines, (int, np.integer)) or mines < 0:
         raise ValueError(f"the number of mines must be a non-negative integer, got {mines!r}")
     kept_free = {"none": 0, "safe": 1, "zero": max(1 + len(n) for n in neighbour_ids(size))}[rule]
@@ -107,8 +127,7 @@ class Game:
         return game
 
     def _with_rule(self, rule: str) -> Game:
-        if rule not in FIRST_CLICK_RULES:
-            raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+        check_first_click(rule)
         self.first_click = rule
         return self
 

@@ -1,12 +1,28 @@
-"""The search of ``minelib.optimal`` compiled with numba: the same algorithm, typed.
+"""The search of ``minelib.search`` compiled with numba: the same algorithm, typed.
 
-``OptimalSolver`` (pure Python) is the reference; this module is its inner loop
-rewritten over int64 arrays so that numba can compile it: a state is a sorted
-int64 array of layouts (bitmasks, so at most 63 cells), and the memo is an
-open-addressing hash table whose keys (canonical states, and raw states as
-aliases of them) are stored whole in one pool and compared element by element,
-so a hash collision can never give a wrong answer. When the table is full it
-starts afresh, as the Python memo does past ``max_states``: still exact.
+``PythonEngine`` is the reference; ``CompiledEngine`` is its inner loop rewritten
+over int64 arrays so that numba can compile it: a state is a sorted int64 array of
+layouts (bitmasks, so at most 63 cells), and the memo is an open-addressing hash
+table whose keys (canonical states, and raw states as aliases of them) are stored
+whole in one pool and compared element by element, so a hash collision can never
+give a wrong answer. When the table is full it starts afresh, as the Python memo
+does: ``max_states`` states with an alias each, ``2 * max_states`` keys in all.
+
+Each Python function and its compiled twin:
+
+==================================  ==============================================
+``minelib.search.PythonEngine``     here
+==================================  ==============================================
+``click``                           ``CompiledEngine.click`` -> ``click`` (kernel)
+``wins`` (recursive)                the frames of ``click`` (an explicit stack)
+``_best`` (moves, safest first)     ``_push_moves``, ``click`` phase 1
+``_sum`` (outcomes, bounded)        ``click`` phases 2 and 3
+``outcomes`` / ``_close``           ``_outcomes``, ``_split``
+``_bound``                          ``_bound``, ``_fewest_bound``
+``_key`` / ``Geometry.canonical``   ``_canonical``, ``_image`` (the same tables)
+``memo`` / ``aliases`` dicts        ``_lookup``, ``_insert``, ``_store``, ``_quick``
+``_make_room``                      ``_make_room``
+==================================  ==============================================
 
 Two details differ from the Python code without changing any value: closing a
 state opens one free cell at a time (the same closed states come out: a cell
@@ -29,9 +45,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from minelib.board import BoardSize
-from minelib.layouts import Layouts
-from minelib.optimal import OptimalSolver
+from minelib.layouts import Geometry, Layouts
 
 # meta: counters shared by the whole search
 ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS = range(5)
@@ -89,7 +103,7 @@ def _lookup(state, h, slots, entries, pool):
 def _make_room(length, slots, entries, pool, meta):
     """Make room for two entries of ``length`` layouts (clearing the table if needed); False if
     even an empty table cannot hold them."""
-    if 2 * length > len(pool) or 8 > len(entries):
+    if 2 * length > len(pool) or len(entries) < 8:
         return False
     if (meta[ENTRIES] + 2 > len(entries) or 2 * (meta[ENTRIES] + 2) > len(slots)
             or meta[POOL_USED] + 2 * length > len(pool)):
@@ -396,7 +410,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             size = f[SIZE]
             arena = _grow(arena, top + 4 * size + 4)
             f[BUF], f[ENDS] = top, top + size
-            layouts, groups = _outcomes(arena[f[LO]:f[LO] + size], cell, f[OPENED], full, neighbours,
+            _, groups = _outcomes(arena[f[LO]:f[LO] + size], cell, f[OPENED], full, neighbours,
                                         arena[top:top + size], arena[top + size:top + 2 * size], scratch, stack, small)
             f[GROUPS] = groups
             f[BOUNDS], f[ORDER] = top + 2 * size, top + 3 * size
@@ -459,34 +473,34 @@ def _union(state):
     return union
 
 
-class CompiledSolver(OptimalSolver):
-    """``OptimalSolver`` with its search compiled by numba: the same answers, much faster.
+class CompiledEngine:
+    """The search compiled by numba, for boards of at most 63 cells: the same answers as ``PythonEngine``.
 
-    Boards of at most 63 cells. ``max_states`` bounds the memo (canonical states
-    and their aliases; past it the table starts afresh, still exact), so memory
-    stays bounded: about 160 bytes a state plus 8 bytes a stored layout.
+    ``max_states`` bounds the memo (canonical states and their aliases; past it the
+    table starts afresh, still exact), so memory stays bounded: about 160 bytes a
+    state plus 8 bytes a stored layout.
     """
 
-    MAX_CELLS = 63
+    name = "compiled"
 
-    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 2_000_000):
-        super().__init__(size, mines, symmetry, max_states)
-        n = self.geometry.n
-        if n > self.MAX_CELLS:
-            raise ValueError(f"the compiled solver takes boards of at most {self.MAX_CELLS} cells, not {n}")
-        self._neighbours = np.array(self.geometry.neighbours, np.int64)
-        perms = self.geometry.symmetries[1:] if self.symmetry else []
-        self._tables = np.zeros((len(perms), (n + 7) // 8, 256), np.int64)
-        for t, perm in enumerate(perms):
-            for chunk in range((n + 7) // 8):
-                for value in range(256):
-                    bits = (value << 8 * chunk) & self.geometry.full
-                    self._tables[t, chunk, value] = sum(1 << perm[j] for j in range(n) if bits >> j & 1)
+    def __init__(self, geometry: Geometry, symmetry: bool, max_states: int):
+        n = geometry.n
+        if n > 63:
+            raise ValueError(f"the compiled engine takes boards of at most 63 cells, not {n}")
+        self.geometry, self.max_states = geometry, max_states
+        self._full = geometry.full
+        self._neighbours = np.array(geometry.neighbours, np.int64)
+        self._tables = _symmetry_tables(geometry) if symmetry else np.zeros((0, (n + 7) // 8, 256), np.int64)
         entries = 2 * max_states + 2  # a canonical entry and an alias per state
         self._slots = np.full(1 << (2 * entries).bit_length(), -1, np.int64)
         self._entries = np.zeros((entries, 6), np.int64)
         self._pool = np.empty(32 * entries, np.int64)  # untouched pages cost no memory
         self._meta = np.zeros(5, np.int64)
+
+    @property
+    def solved(self) -> int:
+        """States solved, over all calls."""
+        return int(self._meta[SOLVED])
 
     @property
     def clears(self) -> int:
@@ -496,7 +510,7 @@ class CompiledSolver(OptimalSolver):
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """The exact win count of opening cell i (``opened``: cells already open)."""
         state = np.fromiter(layouts, np.int64, len(layouts))
-        return self._run(click, state, i, opened, self.geometry.full, self._neighbours, self._tables,
+        return self._run(click, state, i, opened, self._full, self._neighbours, self._tables,
                          self._slots, self._entries, self._pool, self._meta)
 
     def _run(self, function, *args) -> int:
@@ -510,16 +524,16 @@ class CompiledSolver(OptimalSolver):
                 box.append(error)
 
         worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        try:
+        try:  # a time cap may strike while the thread starts: it must be stopped then too
+            worker.start()
             while worker.is_alive():
                 worker.join(0.05)
         except BaseException:
             self._meta[ABORT] = 1
-            worker.join()
+            if worker.ident is not None:
+                worker.join()
             self._forget()  # values stored while stopping are not to be trusted
             raise
-        self.solved = int(self._meta[SOLVED])
         if isinstance(box[0], BaseException):
             raise box[0]
         return int(box[0])
@@ -527,3 +541,16 @@ class CompiledSolver(OptimalSolver):
     def _forget(self) -> None:
         self._slots[:] = -1
         self._meta[[ENTRIES, POOL_USED, ABORT]] = 0
+
+
+def _symmetry_tables(geometry: Geometry) -> np.ndarray:
+    """``Geometry.chunk_tables`` as one array (symmetry, chunk, chunk value), the last chunk padded."""
+    chunks = (geometry.n + 7) // 8
+    tables = np.zeros((len(geometry.chunk_tables), chunks, 256), np.int64)
+    for t, per_chunk in enumerate(geometry.chunk_tables):
+        for c, table in enumerate(per_chunk):
+            tables[t, c, :len(table)] = table
+    return tables
+
+
+__all__ = ["CompiledEngine"]

@@ -1,8 +1,8 @@
 """Mine layouts as bitmasks over a board's cells (row by row): the board's geometry
 and symmetries, and every layout consistent with a position.
 
-The state of the optimal solvers (``minelib.optimal``, ``minelib.kernel``) is a
-set of such layouts; ``Geometry.canonical`` gives each set one key under the
+The state of the optimal solver's engines (``minelib.search``, ``minelib.kernel``)
+is a set of such layouts; ``Geometry.canonical`` gives each set one key under the
 board's rotations and reflections (the minlex idea of article 004, pruned: only
 symmetries that reach the smallest first element are compared in full).
 """
@@ -26,7 +26,8 @@ class Geometry:
         self.full = (1 << self.n) - 1
         self.neighbours = [sum(1 << size.cell_id(c) for c in size.neighbours(cell)) for cell in size.cells()]
         self.symmetries = _symmetries(size)
-        self._tables = [_chunk_tables(perm) for perm in self.symmetries[1:]]
+        # for every symmetry but the identity, the image of each 8-bit chunk value (both engines use these)
+        self.chunk_tables = [_chunk_tables(perm) for perm in self.symmetries[1:]]
 
     def bit(self, cell: Cell) -> int:
         """The bit of ``cell``."""
@@ -39,7 +40,7 @@ class Geometry:
     def images(self, layouts: Layouts) -> list[Layouts]:
         """The layout set under every symmetry but the identity (unsorted)."""
         result = []
-        for tables in self._tables:
+        for tables in self.chunk_tables:
             result.append(tuple(_apply(tables, mask) for mask in layouts))
         return result
 
@@ -94,14 +95,14 @@ def _apply(tables: list[list[int]], mask: int) -> int:
     return image
 
 
-MAX_LAYOUTS = 3_000_000
+SOLVER_LAYOUTS = 3_000_000  # the most layouts an exact search may start from (memory)
 
 
 def check_layout_count(count: int, what: str) -> None:
     """Raise ValueError when a search would start from more layouts than the solver can hold."""
-    if count > MAX_LAYOUTS:
+    if count > SOLVER_LAYOUTS:
         raise ValueError(f"{what} has {count:.3g} possible layouts; the exact solver starts from at most "
-                         f"{MAX_LAYOUTS:,} (try a smaller board or fewer mines)")
+                         f"{SOLVER_LAYOUTS:,} (try a smaller board or fewer mines)")
 
 
 def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
@@ -153,4 +154,4 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
-__all__ = ["MAX_LAYOUTS", "Geometry", "Layouts", "check_layout_count", "consistent_layouts"]
+__all__ = ["SOLVER_LAYOUTS", "Geometry", "Layouts", "check_layout_count", "consistent_layouts"]

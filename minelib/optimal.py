@@ -1,222 +1,115 @@
 """Exact win probability under optimal play, and the moves that achieve it.
 
-Beyond article 000 (whose evaluators are in ``minelib.evaluators``). The state of
-a game is the set of mine layouts still possible, each a bitmask over the cells
-(row by row). Ideas that keep the search exact and make it fast:
+Beyond article 000 (whose evaluators are in ``minelib.evaluators``, answering
+with the same ``Result``). ``OptimalSolver`` asks the questions users ask (the
+first click, a position, one move at a time) and holds an *engine* that does the
+search over sets of mine layouts:
 
-* **Free openings.** A cell safe in every remaining layout is opened at once: it
-  costs nothing and can only inform. So a state is *closed* (every such cell
-  opened), and a closed state is described by its layout set alone.
-* **Integer win counts.** ``wins(S)`` counts the layouts of S that optimal play
-  wins; the probability is ``wins(S) / |S|``. A move's value is the sum of
-  ``wins`` over the states it can lead to.
-* **Branch and bound.** A move wins at most the layouts in which it is safe;
-  moves are tried safest first, and a move is dropped as soon as it cannot beat
-  the best one found.
-* **Symmetry.** States are memoized under a canonical key: the smallest image of
-  the layout set under the board's rotations and reflections
-  (``minelib.layouts.Geometry.canonical``, the minlex idea of article 004).
+=============  =====================================  ==========================
+engine         where                                  boards
+=============  =====================================  ==========================
+``python``     ``minelib.search.PythonEngine``        any (the reference)
+``compiled``   ``minelib.kernel.CompiledEngine``      at most 63 cells (numba)
+``auto``       compiled above ``AUTO_LAYOUTS``        starting layouts, if it fits
+=============  =====================================  ==========================
+
+Both engines have one method, ``click(layouts, i, opened) -> wins``, and the
+counters ``solved`` and ``clears``; ``max_states`` bounds both memos alike.
 """
 from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 from math import comb
+from typing import Protocol
 
 from minelib.board import Board, BoardSize, Cell, check_mines
+from minelib.game import check_first_click
 from minelib.layouts import Geometry, Layouts, check_layout_count, consistent_layouts
+from minelib.search import PythonEngine
 
-FIRST_CLICK_RULES = ("none", "safe", "zero")
+# Players and the explorer ask position questions (symmetry off) only on boards this small:
+# the geometry's tables grow with the board.
+POSITION_CELLS = 100
 
 
 @dataclass
 class Result:
-    """The exact answer for a board or a position."""
+    """The exact answer for a board or a position (the optimal solver's, and the article's evaluators')."""
 
     probability: Fraction
-    best_moves: list[Cell]
+    best_moves: list[Cell]              # every move of the highest value, row by row
     move_values: dict[Cell, Fraction]   # every candidate move's win probability
     states: int                         # states solved (searched, not looked up)
     seconds: float
-    layouts: int = 0                    # layouts the probability is over (before the first click)
-    extra: dict = field(default_factory=dict)
+    layouts: int                        # the layouts the probability is over: those of the position, or
+                                        # those the first-click rule allows for the first best move
 
     def to_json(self) -> dict:
-        """JSON-ready: the probability as "p/q", moves as [y, x] pairs."""
+        """Every field, JSON-ready: probabilities as "p/q", moves as [y, x] pairs, move values by "y,x"."""
         return {"probability": str(self.probability), "best_moves": [list(c) for c in self.best_moves],
-                "states": self.states, "seconds": round(self.seconds, 6)}
+                "move_values": {f"{y},{x}": str(v) for (y, x), v in self.move_values.items()},
+                "states": self.states, "seconds": round(self.seconds, 6), "layouts": self.layouts}
+
+
+class Engine(Protocol):
+    """What ``OptimalSolver`` asks of an engine."""
+
+    name: str
+    solved: int  # states solved, over all calls
+    clears: int  # times the memo was full and started afresh
+
+    def click(self, layouts: Layouts, i: int, opened: int) -> int:
+        """How many of ``layouts`` optimal play wins after opening cell i (``opened``: cells already open)."""
+        ...
+
+
+ENGINES = ("auto", "compiled", "python")
+AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
+COMPILED_CELLS = 63   # the compiled engine's layouts are int64 bitmasks
+# States a memo keeps before it starts afresh (still exact), by engine: a Python state costs far more memory.
+DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 2_000_000}
+
+
+def make_engine(geometry: Geometry, mines: int, engine: str = "auto", symmetry: bool = True,
+                max_states: int | None = None) -> Engine:
+    """The engine for a board: ``python``, ``compiled``, or ``auto``: compiled when the board has at most
+    ``COMPILED_CELLS`` cells and more than ``AUTO_LAYOUTS`` starting layouts, else python."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
+    if max_states is not None and max_states < 1:
+        raise ValueError(f"max_states must be at least 1, not {max_states}")
+    if engine == "compiled" and geometry.n > COMPILED_CELLS:
+        raise ValueError(f"the compiled engine takes boards of at most {COMPILED_CELLS} cells, not {geometry.n}")
+    fits = geometry.n <= COMPILED_CELLS and comb(geometry.n, max(mines, 0)) > AUTO_LAYOUTS
+    if engine == "python" or (engine == "auto" and not fits):
+        return PythonEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["python"])
+    from minelib.kernel import CompiledEngine  # numba compiles (or loads) the search on first use
+
+    return CompiledEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["compiled"])
 
 
 class OptimalSolver:
-    """Optimal play on one board size and mine count; the memo is kept between calls."""
+    """Optimal play on one board size and mine count; the engine's memo is kept between calls."""
 
-    def __init__(self, size: BoardSize | str, mines: int, symmetry: bool = True, max_states: int = 500_000):
+    def __init__(self, size: BoardSize | str, mines: int, engine: str = "auto", symmetry: bool = True,
+                 max_states: int | None = None):
         self.size = BoardSize.parse(size) if isinstance(size, str) else size
         check_mines(Board.unopened(self.size), mines)
         if mines == self.size.n_cells:
             raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
-        if max_states < 1:
-            raise ValueError(f"max_states must be at least 1, not {max_states}")
         self.mines = mines
         self.geometry = Geometry(self.size)
-        self.symmetry = symmetry and len(self.geometry.symmetries) > 1
-        self.max_states = max_states  # memory bound: past it the memo starts afresh (still exact)
-        self.solved = 0               # states solved, over all calls
-        self.memo: dict[Layouts, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
-        self.aliases: dict[Layouts, Layouts] = {}        # state as met -> canonical state
+        self.engine = make_engine(self.geometry, mines, engine, symmetry, max_states)
 
-    # --- the search ----------------------------------------------------------
-
-    def wins(self, layouts: Layouts, cap: int = -1) -> int:
-        """How many layouts of a closed state optimal play wins.
-
-        Bounded: if that number is at most ``cap``, the answer may be any upper
-        bound of it that is itself at most ``cap`` (the caller only needs to know
-        the state cannot beat ``cap``). Above ``cap`` the answer is exact.
-        """
-        if len(layouts) <= 2:  # one layout is known; of two, a cell that differs decides (safe half the time)
-            return 1
-        key = self._key(layouts)
-        value, exact = self.memo.get(key, (len(layouts) - 1, False))
-        if exact or value <= cap:
-            return value
-        value, exact = self._best(layouts, cap)
-        if len(self.memo) >= self.max_states:
-            self.memo.clear()
-            self.aliases.clear()
-        self.memo[key] = (value, exact)
-        self.solved += 1
-        return value
-
-    def _key(self, layouts: Layouts) -> Layouts:
-        """The memo key of a state: its canonical form, looked up by the raw form first."""
-        if not self.symmetry:
-            return layouts
-        key = self.aliases.get(layouts)
-        if key is None:  # a state is met again and again; canonicalize it once
-            key = self.aliases[layouts] = self.geometry.canonical(layouts)
-        return key
-
-    def _bound(self, layouts: Layouts) -> int:
-        """An upper bound of ``wins`` for a closed state, without searching it.
-
-        With n >= 3 layouts every move is a mine in at least one, so n - 1; a
-        state met before has its stored value or bound.
-        """
-        if len(layouts) <= 2:
-            return 1
-        key = self.aliases.get(layouts, layouts) if self.symmetry else layouts
-        known = self.memo.get(key)
-        if known:
-            return known[0]
-        union = inter = layouts[0]
-        for mask in layouts:
-            union |= mask
-            inter &= mask
-        uncertain = union & ~inter
-        fewest = len(layouts)
-        while uncertain:
-            bit = uncertain & -uncertain
-            uncertain ^= bit
-            mines = 0
-            for mask in layouts:
-                if mask & bit:
-                    mines += 1
-                    if mines >= fewest:
-                        break
-            else:
-                fewest = mines
-                if fewest == 1:
-                    break
-        return len(layouts) - fewest
-
-    def _best(self, layouts: Layouts, cap: int) -> tuple[int, bool]:
-        """(win count, exact?) of the best move: exact if above ``cap``, else an upper bound <= cap."""
-        union = inter = layouts[0]
-        for mask in layouts:
-            union |= mask
-            inter &= mask
-        opened = self.geometry.full & ~union
-        moves = []
-        for i in range(self.geometry.n):
-            bit = 1 << i
-            if union & bit and not inter & bit:
-                moves.append((sum(1 for mask in layouts if not mask & bit), i))
-        moves.sort(reverse=True)
-        best = skipped = 0  # skipped: the largest bound of a move passed over without search
-        for safe, i in moves:
-            if safe <= max(best, cap):  # neither this move nor any later one can do better
-                return max(best, safe, skipped), best > cap
-            states = self.outcomes(layouts, i, opened)
-            bound = sum(map(self._bound, states))
-            if bound <= max(best, cap):
-                skipped = max(skipped, bound)
-            else:
-                best = max(best, self._sum(states, floor=max(best, cap)))
-        return max(best, skipped), best > cap
-
-    def outcomes(self, layouts: Layouts, i: int, opened: int) -> list[Layouts]:
-        """The closed states that opening cell i can lead to (free openings included)."""
-        bit, around = 1 << i, self.geometry.neighbours[i]
-        groups: dict[int, list[int]] = defaultdict(list)
-        for mask in layouts:
-            if not mask & bit:
-                groups[(mask & around).bit_count()].append(mask)
-        states: list[Layouts] = []
-        for group in groups.values():
-            if len(group) == 1:  # one layout: nothing left to find
-                states.append(tuple(group))
-            else:
-                self._close(tuple(group), opened | bit, states)
-        return states
-
-    def _close(self, layouts: Layouts, opened: int, states: list[Layouts]) -> None:
-        """Open every cell safe in all ``layouts``, splitting them by what those cells show."""
-        union = 0
-        for mask in layouts:
-            union |= mask
-        new = self.geometry.full & ~union & ~opened
-        if not new:
-            states.append(layouts)
-            return
-        classes: dict[int, list[int]] = defaultdict(list)
-        if new & (new - 1) == 0:  # one cell opens: split by its number
-            around = self.geometry.neighbours[new.bit_length() - 1]
-            for mask in layouts:
-                classes[(mask & around).bit_count()].append(mask)
-        else:
-            arounds = [self.geometry.neighbours[i] for i in range(new.bit_length()) if new >> i & 1]
-            for mask in layouts:
-                key = 0
-                for around in arounds:
-                    key = key << 4 | (mask & around).bit_count()
-                classes[key].append(mask)
-        for group in classes.values():
-            if len(group) == 1:
-                states.append(tuple(group))
-            else:
-                self._close(tuple(group), opened | new, states)
-
-    def _sum(self, states: list[Layouts], floor: int = -1) -> int:
-        """Sum of ``wins`` over states reached by chance: exact if above ``floor``, else a bound <= floor."""
-        bounded = sorted(((self._bound(state), state) for state in states), key=lambda b: (-b[0], b[1][0]))
-        left = sum(bound for bound, _ in bounded)
-        total = 0
-        for bound, state in bounded:
-            left -= bound
-            cap = floor - total - left  # this state must beat cap for the sum to beat floor
-            value = self.wins(state, cap)
-            total += value
-            if value <= cap:
-                return total + left
-        return total
-
-    def click(self, layouts: Layouts, i: int, opened: int) -> int:
-        """The exact win count of opening cell i (``opened``: cells already open)."""
-        return self._sum(self.outcomes(layouts, i, opened))
+    @property
+    def solved(self) -> int:
+        """States solved by the engine, over all calls."""
+        return self.engine.solved
 
     # --- questions users ask -------------------------------------------------
 
@@ -228,11 +121,11 @@ class OptimalSolver:
 
     def first_move(self, first_click: str = "none") -> Result:
         """The exact win probability from an unopened board, and every best first click."""
-        if first_click not in FIRST_CLICK_RULES:
-            raise ValueError(f"unknown first-click rule {first_click!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+        check_first_click(first_click)
         start, before = time.perf_counter(), self.solved
-        everything = self.all_layouts() if first_click == "none" else None
+        everything = self.all_layouts() if first_click == "none" else ()
         values: dict[Cell, Fraction] = {}
+        counts: dict[Cell, int] = {}
         for orbit in self.geometry.orbits():
             cell = orbit[0]
             i = self.size.cell_id(cell)
@@ -242,35 +135,47 @@ class OptimalSolver:
                 layouts = self.all_layouts(forbidden=1 << i)
             else:
                 layouts = self.all_layouts(forbidden=(1 << i) | self.geometry.neighbours[i])
-            value = Fraction(self.click(layouts, i, 0), len(layouts)) if layouts else Fraction(0)
+            value = Fraction(self.engine.click(layouts, i, 0), len(layouts)) if layouts else Fraction(0)
             values.update(dict.fromkeys(orbit, value))
-        return self._result(values, start, before, layouts=len(everything) if everything else 0)
+            counts.update(dict.fromkeys(orbit, len(layouts)))
+        return self._result(values, start, before, counts)
 
     def position(self, board: Board | str) -> Result:
         """Every candidate move's exact win probability in a position of this size and mine count."""
-        if isinstance(board, str):
-            board = Board.from_text(board)
-        if board.size != self.size:
-            raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
+        board = self._check(board)
         start, before = time.perf_counter(), self.solved
-        values = dict(self.move_values(board))
-        return self._result(values, start, before, layouts=self._last_layouts)
+        layouts = consistent_layouts(board, self.mines, self.geometry)
+        values = dict(self._values(board, layouts))
+        return self._result(values, start, before, len(layouts))
 
-    def move_values(self, board: Board):
+    def move_values(self, board: Board | str) -> Iterator[tuple[Cell, Fraction]]:
         """Yield (cell, exact win probability of opening it) for each unopened cell, one at a time."""
+        board = self._check(board)
+        yield from self._values(board, consistent_layouts(board, self.mines, self.geometry))
+
+    def _check(self, board: Board | str) -> Board:
+        board = Board.from_text(board) if isinstance(board, str) else board
         if board.size != self.size:
             raise ValueError(f"the position is {board.size} but the solver is for {self.size}")
-        layouts = consistent_layouts(board, self.mines, self.geometry)
-        self._last_layouts = len(layouts)
+        return board
+
+    def _values(self, board: Board, layouts: Layouts) -> Iterator[tuple[Cell, Fraction]]:
+        """Every unopened cell's value; none in a won position (every cell left is a mine)."""
+        if len(board.unopened_cells()) + len(board.mine_cells()) == self.mines:
+            return
         opened = sum(self.geometry.bit(c) for c in board.number_cells())
         for cell in board.unopened_cells():
-            yield cell, Fraction(self.click(layouts, self.size.cell_id(cell), opened), len(layouts))
+            yield cell, Fraction(self.engine.click(layouts, self.size.cell_id(cell), opened), len(layouts))
 
-    def _result(self, values: dict[Cell, Fraction], start: float, before: int, layouts: int) -> Result:
+    def _result(self, values: dict[Cell, Fraction], start: float, before: int,
+                layouts: int | dict[Cell, int]) -> Result:
+        """The result of move values; ``layouts``: the layouts behind every value, or behind each move's."""
         values = dict(sorted(values.items()))
         best = max(values.values(), default=Fraction(1))
-        return Result(best, [c for c, v in values.items() if v == best], values,
-                      self.solved - before, time.perf_counter() - start, layouts)
+        best_moves = [c for c, v in values.items() if v == best]
+        if isinstance(layouts, dict):
+            layouts = layouts[best_moves[0]]
+        return Result(best, best_moves, values, self.solved - before, time.perf_counter() - start, layouts)
 
 
 def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int = 3) -> list[str]:
@@ -308,29 +213,10 @@ def _grow(solver: OptimalSolver, board: Board, depth: int, indent: str, lines: l
         _grow(solver, board.with_value(cell, number), depth - 1, indent + "    ", lines)
 
 
-ENGINES = ("auto", "compiled", "python")
-AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
-
-
-def optimal_solver(size: BoardSize | str, mines: int, engine: str = "auto", **options) -> OptimalSolver:
-    """A solver for ``size`` and ``mines``: ``compiled`` (numba, boards of at most 63 cells),
-    ``python`` (the reference), or ``auto``: compiled when the board fits and has more
-    than ``AUTO_LAYOUTS`` layouts, else python."""
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
-    size = BoardSize.parse(size) if isinstance(size, str) else size
-    small = size.n_cells > 63 or comb(size.n_cells, max(mines, 0)) <= AUTO_LAYOUTS
-    if engine == "python" or (engine == "auto" and small):
-        return OptimalSolver(size, mines, **options)
-    from minelib.kernel import CompiledSolver  # numba compiles (or loads) the search on first use
-
-    return CompiledSolver(size, mines, **options)
-
-
 def solve(size: BoardSize | str, mines: int, first_click: str = "none", engine: str = "auto") -> Result:
     """The exact win probability of ``size`` with ``mines`` under optimal play, and every best first click."""
-    return optimal_solver(size, mines, engine).first_move(first_click)
+    return OptimalSolver(size, mines, engine).first_move(first_click)
 
 
-__all__ = ["ENGINES", "FIRST_CLICK_RULES", "OptimalSolver", "Result",
-           "optimal_solver", "solve", "strategy_tree"]
+__all__ = ["AUTO_LAYOUTS", "COMPILED_CELLS", "DEFAULT_MAX_STATES", "ENGINES", "POSITION_CELLS", "Engine",
+           "OptimalSolver", "Result", "make_engine", "solve", "strategy_tree"]

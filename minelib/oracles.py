@@ -14,7 +14,7 @@ import numpy as np
 
 from minelib.board import Board, Cell, check_mines, neighbour_sums
 
-MAX_LAYOUTS = 2_000_000
+BRUTE_FORCE_PLACEMENTS = 2_000_000  # the most mine placements an oracle enumerates (time)
 
 
 def layouts(board: Board, mines: int) -> Iterator[frozenset[Cell]]:
@@ -25,7 +25,7 @@ def layouts(board: Board, mines: int) -> Iterator[frozenset[Cell]]:
     to_place = mines - len(flags)
     if not 0 <= to_place <= len(hidden):
         return
-    if comb(len(hidden), to_place) > MAX_LAYOUTS:
+    if comb(len(hidden), to_place) > BRUTE_FORCE_PLACEMENTS:
         raise ValueError(f"brute force over {comb(len(hidden), to_place)} layouts would take too long")
     numbers = board.numbers_mask()
     for placed in combinations(hidden, to_place):

@@ -99,8 +99,8 @@ def draw_probabilities(ax, analysis, title: str | None = None):
     cmap.set_bad("#d9d9d9")
     image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
     size = 9 if board.size.width <= 12 else 6
-    marks = {**{c: "S" for c in analysis.safe}, **{c: "M" for c in analysis.mines},
-             **{c: "F" for c in board.mine_cells()},
+    marks = {**dict.fromkeys(analysis.certain_safe, "S"), **dict.fromkeys(analysis.certain_mines, "M"),
+             **dict.fromkeys(board.mine_cells(), "F"),
              **{c: str(board.values[c]) for c in board.number_cells() if board.values[c] > 0}}
     for (y, x), text in marks.items():
         light = text in "SMF" and not flags[y, x] and grid[y, x] > 0.5
@@ -136,3 +136,42 @@ def draw_move_values(ax, size, values: dict, title: str | None = None, best: lis
     if title:
         ax.set_title(title, fontsize=10)
     return image
+
+
+def draw_counter_times(ax, rows, cap: float | None, title: str) -> None:
+    """Seconds per problem for each counter (benchmark rows); a cross at ``cap`` where a counter was stopped."""
+    names = list(dict.fromkeys(r.counter for r in rows))
+    for k, name in enumerate(names):
+        shift = 0.06 * (k - (len(names) - 1) / 2)
+        done = [r for r in rows if r.counter == name and r.seconds is not None]
+        stopped = [r for r in rows if r.counter == name and r.seconds is None]
+        line, = ax.plot([r.problem + shift for r in done], [r.seconds for r in done], "o", label=name, alpha=0.8)
+        ax.plot([r.problem + shift for r in stopped], [cap] * len(stopped), "x", color=line.get_color())
+    labels = [r.label for r in rows if r.counter == names[0]]
+    ax.set(yscale="log", title=title, xticks=range(len(labels)), xlabel="problem")
+    ax.set_xticklabels(labels, rotation=45)
+
+
+def draw_win_probability_vs_density(ax, entries, rule: str, sizes) -> None:
+    """Exact win probability against mine density, one line per board size (table entries of one rule).
+
+    A mine count not in the table is a gap, not a straight line across it.
+    """
+    for size in sizes:
+        found = {e.task.mines: e.probability for e in entries
+                 if e.task.rule == rule and f"{e.task.height}x{e.task.width}" == size}
+        cells = int(size.split("x")[0]) * int(size.split("x")[1])
+        ks = range(1, cells)
+        ax.plot([k / cells for k in ks], [float(found.get(k, "nan")) for k in ks], marker="o", markersize=3,
+                label=size)
+    ax.set(title=f"first click: {rule}", xlabel="mine density (mines / cells)", xlim=(0, 1), ylim=(0, 1.02))
+
+
+def draw_win_rates(ax, curves: dict, densities) -> None:
+    """Win rate against mine density with 95% intervals, one line per player (``density_curves``)."""
+    for name, curve in curves.items():
+        rates = [s.rate for s in curve]
+        errors = [[s.rate - s.low for s in curve], [s.high - s.rate for s in curve]]
+        ax.errorbar(densities, rates, yerr=errors, marker="o", capsize=3, label=name)
+    ax.set_xlabel("mine density")
+    ax.set_ylabel("win rate (95% interval)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -17,8 +18,9 @@ from math import comb
 from pathlib import Path
 
 from minelib.board import BoardSize
-from minelib.layouts import MAX_LAYOUTS
-from minelib.optimal import FIRST_CLICK_RULES, optimal_solver
+from minelib.game import FIRST_CLICK_RULES, check_first_click
+from minelib.layouts import SOLVER_LAYOUTS
+from minelib.optimal import OptimalSolver
 from minelib.timing import TimeCapExceeded, time_cap
 
 SCHEMA = """
@@ -72,14 +74,13 @@ def tasks(sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_R
     """Every mine count (1 .. cells - 1) of every size (h <= w) and rule, easiest first.
 
     Entries with more starting layouts than ``max_layouts`` (and than the solver
-    accepts at all, ``MAX_LAYOUTS``) are left out.
+    accepts at all, ``SOLVER_LAYOUTS``) are left out.
     """
     rules = list(rules)
     for rule in rules:
-        if rule not in FIRST_CLICK_RULES:
-            raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
+        check_first_click(rule)
     found = [Task(h, w, k, rule) for h, w in sizes for k in range(1, h * w) for rule in rules]
-    limit = MAX_LAYOUTS if max_layouts is None else min(max_layouts, MAX_LAYOUTS)
+    limit = SOLVER_LAYOUTS if max_layouts is None else min(max_layouts, SOLVER_LAYOUTS)
     found = [t for t in found if t.layouts <= limit]
     return sorted(found, key=lambda t: (t.layouts, t.height * t.width, t.height, t.mines, rules.index(t.rule)))
 
@@ -104,7 +105,7 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
     ``engine`` and ``max_states`` (the memo's bound; the engine's default when None)
-    are passed to ``optimal_solver``.
+    are passed to ``OptimalSolver``.
 
     A ``none`` entry whose ``safe`` entry is solved is derived from it (``derive_none``)
     instead of searched. Returns how many were solved now (derived ones included),
@@ -133,10 +134,9 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
 
 def _solved_row(task: Task, cap: float | None, engine: str, max_states: int | None) -> dict:
     row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
-    options = {} if max_states is None else {"max_states": max_states}
     try:
         with time_cap(cap):
-            result = optimal_solver(task.size, task.mines, engine, **options).first_move(task.rule)
+            result = OptimalSolver(task.size, task.mines, engine, max_states=max_states).first_move(task.rule)
     except TimeCapExceeded:
         return row | {"capped_at": cap}
     return row | _result_columns(result.move_values, result.states, result.seconds)
@@ -210,3 +210,22 @@ def capped(path: Path | str) -> list[tuple[Task, float]]:
         rows = connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal "
                                   "WHERE probability IS NULL ORDER BY height, width, mines, rule").fetchall()
     return [(Task(h, w, k, rule), cap) for h, w, k, rule, cap in rows]
+
+
+def resolve_agrees(entries: list[Entry], todo: list[Task], engine: str = "python") -> tuple[int, bool]:
+    """Solve ``todo`` again from scratch (into a temporary table) with ``engine``: how many entries, and
+    whether each has the stored probability, best moves and every move's value."""
+    stored = {e.task: (e.probability, e.best_moves, e.move_values) for e in entries}
+    with tempfile.TemporaryDirectory() as folder:
+        fill_table(Path(folder) / "check.sqlite", todo, progress=False, engine=engine)
+        fresh = {e.task: (e.probability, e.best_moves, e.move_values)
+                 for e in load_table(Path(folder) / "check.sqlite")}
+    return len(fresh), all(stored.get(task) == value for task, value in fresh.items())
+
+
+def by_size(entries: list[Entry]) -> dict[str, list[Entry]]:
+    """The entries grouped by board size ("HxW"), smaller boards first."""
+    groups: dict[str, list[Entry]] = {}
+    for e in sorted(entries, key=lambda e: (e.task.height * e.task.width, e.task.height, e.task.mines)):
+        groups.setdefault(str(e.task.size), []).append(e)
+    return groups

@@ -23,7 +23,7 @@ from minelib.problems import problem_label
 class Timer:
     """Context manager measuring wall-clock seconds; ``reporter`` (if given) receives them."""
 
-    __slots__ = ("reporter", "start", "seconds")
+    __slots__ = ("reporter", "seconds", "start")
 
     def __init__(self, reporter: Callable[[float], object] | None = None):
         self.reporter = reporter

@@ -3,15 +3,22 @@
 ``BoardExplorer()`` shows a board of buttons with controls. It holds no game
 logic: the game is a ``minelib.game.Game``, the overlays come from
 ``minelib.analyze`` (exact mine probabilities, certain cells, layout count), the
-chosen solver's ``recommend`` and, on small boards, ``minelib.optimal`` (the
+chosen player's ``recommend`` and, on small boards, ``minelib.optimal`` (the
 exact win probability of every move). Every action is a method
 (``click``, ``open``, ``flag``, ``set_cell``, ``undo``, ``new_game``,
 ``set_mode``, ``show``) so tests drive it without a browser.
 
 Two modes: *play* (a seeded game; click opens, or flags with the flag tool) and
 *edit* (click sets the cell to the chosen value: unopened, a number 0-8 or a
-flag, to enter a position from a real game). Only buttons whose look changed are
-updated, so an expert board stays responsive.
+flag, to enter a position from a real game).
+
+Every widget is a comm channel, and every change of one is a message on the
+kernel's IOPub socket, which drops messages past 1,000 queued (ZeroMQ's
+high-water mark) when the front end falls behind, as it does on a busy machine:
+a dropped "idle" status leaves the front end (or nbval) waiting. So the board
+costs one message per button when it is built (each button is created with its
+look; all share one Layout, and buttons of one colour one ButtonStyle), and a
+redraw one message per button whose look changed (``hold_sync``).
 """
 from __future__ import annotations
 
@@ -24,29 +31,42 @@ import ipywidgets as w
 from minelib.analysis import Analysis, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
-from minelib.optimal import OptimalSolver
-from minelib.solvers import SOLVERS
+from minelib.optimal import POSITION_CELLS, OptimalSolver
+from minelib.players import PLAYERS
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
-OPTIMAL_LIMIT = 2_000   # consistent layouts at most, for the win-probability overlay
-OPTIMAL_CELLS = 100     # and cells (the optimal solver's symmetry tables grow with the board)
+WIN_OVERLAY_LAYOUTS = 2_000  # the win-probability overlay runs on positions with at most this many layouts
+CELL_SIZE = "30px"
 
 
 def _heat(p: Fraction) -> str:
-    """A colour from green (safe) through yellow to red (mine) for a probability."""
-    x = float(p)
+    """A colour from green (safe) through yellow to red (mine) for a probability, in whole percents."""
+    x = round(100 * float(p)) / 100  # a bounded palette: at most 101 shared styles
     red, green = (int(255 * min(1, 2 * x)), int(255 * min(1, 2 * (1 - x))))
     return f"#{red:02x}{green:02x}60"
 
 
 class BoardExplorer:
-    """A board to play or edit, with exact overlays; ``BoardExplorer()`` in a notebook cell shows it."""
+    """A board to play or edit, with exact overlays; ``BoardExplorer()`` in a notebook cell shows it.
 
-    def __init__(self, size: str = "9x9", mines: int = 10, first_click: str = "zero", seed: int = 0,
-                 solver: str = "best", overlays=("probabilities", "certain")):
+    With ``position`` (a Board or board text) it opens in edit mode on that position
+    (its size replaces ``size``); otherwise on a new seeded game.
+    """
+
+    def __init__(self, size: BoardSize | str = "9x9", mines: int = 10, first_click: str = "zero", seed: int = 0,
+                 player: str = "lookahead", overlays=("probabilities", "certain"),
+                 position: Board | str | None = None):
+        if player not in PLAYERS:
+            raise ValueError(f"unknown player {player!r} (expected one of {', '.join(PLAYERS)})")
         self.size, self.mines = BoardSize.parse(size) if isinstance(size, str) else size, mines
-        self.solver_name, self.overlays = solver, set(overlays)
+        self.player_name, self.overlays = player, set(overlays)
+        self.buttons: dict[Cell, w.Button] = {}
+        self._look: dict[Cell, tuple] = {}
+        self._cell_layout = w.Layout(width=CELL_SIZE, height=CELL_SIZE, padding="0")
+        self._styles: dict[str, w.ButtonStyle] = {}
+        self._grid_size: BoardSize | None = None
+        self._silent = False  # set while the mode control is moved from code
         self.game: Game | None = None
         self.position: Board = Board.unopened(self.size)
         self.analysis: Analysis | None = None
@@ -57,7 +77,11 @@ class BoardExplorer:
         self._cancel = threading.Event()
         self._build_controls(first_click, seed)
         self.widget = w.VBox([self.controls, self.grid_box, self.status])
-        self.new_game()
+        if position is None:
+            self.new_game()
+        else:
+            self.set_position(position, mines)
+            self.history = []
 
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
@@ -78,35 +102,46 @@ class BoardExplorer:
         self.progress = w.IntProgress(value=0, min=0, max=1, description="win prob.", layout=w.Layout(width="260px"))
         self.overlay_controls = {name: w.Checkbox(value=name in self.overlays, description=name, indent=False)
                                  for name in OVERLAYS}
-        self.solver_control = w.Dropdown(options=list(SOLVERS), value=self.solver_name, description="solver")
+        self.player_control = w.Dropdown(options=list(PLAYERS), value=self.player_name, description="player")
         self.mode_control.observe(lambda change: self.set_mode(change["new"]), names="value")
         self.new_button.on_click(lambda _: self.new_game())
         self.undo_button.on_click(lambda _: self.undo())
         self.stop_button.on_click(lambda _: self._cancel.set())
-        self.solver_control.observe(lambda change: self._set_solver(change["new"]), names="value")
+        self.player_control.observe(lambda change: self._set_player(change["new"]), names="value")
         for name, box in self.overlay_controls.items():
             box.observe(lambda change, name=name: self.show(name, change["new"]), names="value")
         self.controls = w.VBox([
             w.HBox([self.mode_control, self.tool_control, self.value_control]),
             w.HBox([self.size_control, self.mines_control, self.rule_control, self.seed_control,
                     self.new_button, self.undo_button]),
-            w.HBox([*self.overlay_controls.values(), self.solver_control]),
+            w.HBox([*self.overlay_controls.values(), self.player_control]),
             w.HBox([self.progress, self.stop_button]),
         ])
         self.status = w.HTML()
-        self.grid_box = w.GridBox()
-        self._build_grid()
+        self.grid_box = w.GridBox(layout=w.Layout(grid_gap="1px"))
 
     def _build_grid(self) -> None:
-        self.buttons: dict[Cell, w.Button] = {}
-        self._look: dict[Cell, tuple] = {}
+        """One button per cell, each created with its look (one message apiece); old buttons are closed."""
+        for button in self.buttons.values():
+            button.close()
+        self.buttons, self._look = {}, {}
         for cell in self.size.cells():
-            button = w.Button(layout=w.Layout(width="30px", height="30px", padding="0"))
+            look = self._look[cell] = self.cell_look(cell)
+            text, colour, tip = look
+            button = w.Button(description=text or "\u00a0", tooltip=tip, style=self._style(colour),
+                              layout=self._cell_layout, _dom_classes=("minelib-cell",))
             button.on_click(lambda _, cell=cell: self.click(cell))
-            button.add_class("minelib-cell")
             self.buttons[cell] = button
         self.grid_box.children = list(self.buttons.values())
-        self.grid_box.layout = w.Layout(grid_template_columns=f"repeat({self.size.width}, 30px)", grid_gap="1px")
+        self._grid_size = self.size
+        self.grid_box.layout.grid_template_columns = f"repeat({self.size.width}, {CELL_SIZE})"
+
+    def _style(self, colour: str) -> w.ButtonStyle:
+        """The shared style of every button of this colour."""
+        style = self._styles.get(colour)
+        if style is None:
+            style = self._styles[colour] = w.ButtonStyle(button_color=colour)
+        return style
 
     # --- actions ---------------------------------------------------------------------
 
@@ -118,10 +153,7 @@ class BoardExplorer:
         except ValueError as error:
             self._say(f"cannot start: {error}")
             return
-        if size != self.size:
-            self.size = size
-            self._build_grid()
-        self.mines, self.game, self.history = game.mines, game, []
+        self.size, self.mines, self.game, self.history = size, game.mines, game, []
         self.position = game.board
         self.mode_control.value = "play"
         self._update(f"new game: {size} with {game.mines} mines, first click rule '{game.first_click}'")
@@ -130,6 +162,8 @@ class BoardExplorer:
         """``play`` (starts a new game) or ``edit`` (edits the position shown)."""
         if mode not in ("play", "edit"):
             raise ValueError(f"unknown mode {mode!r}")
+        if self._silent:
+            return
         if self.mode_control.value != mode:
             self.mode_control.value = mode  # calls back here
             return
@@ -188,12 +222,15 @@ class BoardExplorer:
     def set_position(self, board: Board | str, mines: int) -> None:
         """Edit mode: show a whole position (board text or Board) with ``mines`` mines in all."""
         board = Board.from_text(board) if isinstance(board, str) else board
-        self.set_mode("edit")
-        if board.size != self.size:
-            self.size = board.size
-            self._build_grid()
+        if self.mode_control.value != "edit":  # no redraw of the old position on the way
+            self._silent = True
+            try:
+                self.mode_control.value = "edit"
+            finally:
+                self._silent = False
+            self.game, self.history = None, []
         self.history.append(self.position)
-        self.position, self.mines = board, mines
+        self.size, self.position, self.mines = board.size, board, mines
         self.mines_control.value = mines
         self._update("")
 
@@ -207,6 +244,7 @@ class BoardExplorer:
             self.game, self.position = last, last.board
         else:
             self.position = last
+        self.size = self.position.size
         self._update("undone")
 
     def show(self, overlay: str, on: bool = True) -> None:
@@ -218,8 +256,8 @@ class BoardExplorer:
             self.overlay_controls[overlay].value = on
         self._update(self.message)
 
-    def _set_solver(self, name: str) -> None:
-        self.solver_name = name
+    def _set_player(self, name: str) -> None:
+        self.player_name = name
         self._update(self.message)
 
     # --- what is shown ---------------------------------------------------------------
@@ -235,7 +273,7 @@ class BoardExplorer:
             except (ImpossiblePosition, ValueError) as error:
                 self.message = f"impossible position: {error}"
         if self.analysis is not None and "recommended" in self.overlays and self._started():
-            self.recommended = SOLVERS[self.solver_name]().recommend(self.position, self.mines)
+            self.recommended = PLAYERS[self.player_name]().recommend(self.position, self.mines)
         if self.analysis is not None and "win probabilities" in self.overlays and self._started():
             self.compute_win_probabilities(background=False)
         self._redraw()
@@ -251,8 +289,9 @@ class BoardExplorer:
         """
         if self.analysis is None:
             return
-        if self.analysis.count > OPTIMAL_LIMIT or self.size.n_cells > OPTIMAL_CELLS:
-            self.win_note = f"win probabilities need at most {OPTIMAL_LIMIT:,} layouts and a small board"
+        if self.analysis.count > WIN_OVERLAY_LAYOUTS or self.size.n_cells > POSITION_CELLS:
+            self.win_note = (f"win probabilities need at most {WIN_OVERLAY_LAYOUTS:,} layouts "
+                             f"and {POSITION_CELLS} cells")
             return
         cells = self.position.unopened_cells()
         self.progress.max, self.progress.value = len(cells), 0
@@ -261,7 +300,7 @@ class BoardExplorer:
         position, mines = self.position, self.mines
 
         def work():
-            solver = OptimalSolver(position.size, mines, symmetry=False)
+            solver = OptimalSolver(position.size, mines, engine="python", symmetry=False)
             for cell, value in solver.move_values(position):
                 if self._cancel.is_set() or position != self.position:
                     break
@@ -297,15 +336,20 @@ class BoardExplorer:
             tips.append(f"win probability {self.win_values[cell]} = {float(self.win_values[cell]):.1%}")
         if self.recommended is not None and self.recommended.cell == cell:
             text = "→" + text if self.recommended.kind == "open" else "⚑"
-            tips.append(f"{self.solver_name} recommends: {self.recommended.kind}")
+            tips.append(f"{self.player_name} recommends: {self.recommended.kind}")
         return (text, colour, "; ".join(tips))
 
     def _redraw(self) -> None:
+        """Update the buttons whose look changed, one message each (the grid is rebuilt on a new size)."""
+        if self._grid_size != self.size:
+            self._build_grid()
         for cell, button in self.buttons.items():
             look = self.cell_look(cell)
             if self._look.get(cell) != look:
-                text, button.style.button_color, button.tooltip = look
-                button.description = text or "\u00a0"  # the browser keeps the old text for an empty one
+                text, colour, tip = look
+                with button.hold_sync():
+                    button.description = text or "\u00a0"  # the browser keeps the old text for an empty one
+                    button.style, button.tooltip = self._style(colour), tip
                 self._look[cell] = look
         self.status.value = self.status_text()
 
@@ -315,11 +359,12 @@ class BoardExplorer:
         if self.analysis is not None:
             parts.append(f"{self.analysis.count:,} consistent layouts")
             if "certain" in self.overlays:
-                parts.append(f"{len(self.analysis.safe)} certainly safe, {len(self.analysis.mines)} certainly mines")
+                safe, mines = len(self.analysis.certain_safe), len(self.analysis.certain_mines)
+                parts.append(f"{safe} certainly safe, {mines} certainly mines")
         if self.recommended is not None:
             r = self.recommended
             how = "certain" if r.certain else f"mine probability {r.mine_probability}"
-            parts.append(f"{self.solver_name} recommends {r.kind} {r.cell} ({how})")
+            parts.append(f"{self.player_name} recommends {r.kind} {r.cell} ({how})")
         if self.win_note:
             parts.append(self.win_note)
         if self.win_values:

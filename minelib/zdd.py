@@ -23,11 +23,30 @@ two-way DP), ``onset``/``offset`` (restrict a variable to 1 / 0, removing it), a
 """
 from __future__ import annotations
 
+import functools
+import sys
 from collections import defaultdict
-from typing import Iterable
+from collections.abc import Iterable
 
 EMPTY, BASE = 0, 1
 Family = int  # a node id: the family of sets it stands for
+
+
+def _deep(operation):
+    """Give a recursive operation room to recurse as deep as the diagram, and restore the limit after.
+
+    A recursion goes one frame per variable (a few hundred on a big frontier); the
+    interpreter's limit is raised only while the operation runs, never for the process.
+    """
+    @functools.wraps(operation)
+    def with_room(self, *args, **kwargs):
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(old + 2 * len(self._nodes) + 100)
+        try:
+            return operation(self, *args, **kwargs)
+        finally:
+            sys.setrecursionlimit(old)
+    return with_room
 
 
 class ZDD:
@@ -64,6 +83,7 @@ class ZDD:
 
     # --- building -------------------------------------------------------------
 
+    @_deep
     def from_sets(self, sets: Iterable[Iterable[int]]) -> Family:
         """The family of the given sets (for tests and small examples)."""
         f = EMPTY
@@ -71,12 +91,16 @@ class ZDD:
             g = BASE
             for v in sorted(set(s), reverse=True):
                 g = self.node(v, EMPTY, g)
-            f = self.union(f, g)
+            f = self._union(f, g)
         return f
 
+    @_deep
     def union(self, f: Family, g: Family) -> Family:
         """The sets in f or in g."""
-        if f == EMPTY or f == g:
+        return self._union(f, g)
+
+    def _union(self, f: Family, g: Family) -> Family:
+        if f in (EMPTY, g):
             return g
         if g == EMPTY:
             return f
@@ -89,14 +113,14 @@ class ZDD:
         vg = self.var(g) if g != BASE else None
         if vg is None or (vf is not None and vf < vg):
             v, lo, hi = self.branches(f)
-            result = self.node(v, self.union(lo, g), hi)
+            result = self.node(v, self._union(lo, g), hi)
         elif vf is None or vg < vf:
             v, lo, hi = self.branches(g)
-            result = self.node(v, self.union(f, lo), hi)
+            result = self.node(v, self._union(f, lo), hi)
         else:
             v, flo, fhi = self.branches(f)
             _, glo, ghi = self.branches(g)
-            result = self.node(v, self.union(flo, glo), self.union(fhi, ghi))
+            result = self.node(v, self._union(flo, glo), self._union(fhi, ghi))
         memo[f, g] = result
         return result
 
@@ -108,6 +132,7 @@ class ZDD:
             raise ValueError(f"a new variable must come before {self.var(f)}, got {var}")
         return self.node(var, f, f)
 
+    @_deep
     def hint(self, f: Family, E: Iterable[int], h: int) -> Family:
         """The sets of f with exactly ``h`` elements in ``E`` (article 003, eq. 3)."""
         E = tuple(sorted(set(E)))
@@ -135,6 +160,7 @@ class ZDD:
         memo[key] = result
         return result
 
+    @_deep
     def limit(self, f: Family, b: int, m: int) -> Family:
         """The sets P of f with 0 <= b - |P| <= m (article 003, eq. 4)."""
         return self._sized(f, max(b - m, 0), b, {})
@@ -153,10 +179,12 @@ class ZDD:
         memo[key] = result
         return result
 
+    @_deep
     def onset(self, f: Family, var: int) -> Family:
         """The sets of f containing ``var``, with ``var`` removed (a cell flagged as a mine)."""
         return self._restrict(f, var, True, {})
 
+    @_deep
     def offset(self, f: Family, var: int) -> Family:
         """The sets of f without ``var`` (a cell found safe and opened)."""
         return self._restrict(f, var, False, {})
@@ -177,29 +205,41 @@ class ZDD:
 
     # --- questions --------------------------------------------------------------
 
+    @_deep
     def items(self, f: Family) -> frozenset[int]:
         """The union of all sets of f (article 003, eq. 1)."""
+        return self._items(f)
+
+    def _items(self, f: Family) -> frozenset[int]:
         memo = self.memo["items"]
         if f in (EMPTY, BASE):
             return frozenset()
         if f not in memo:
             v, lo, hi = self.branches(f)
-            memo[f] = self.items(lo) | self.items(hi) | {v}
+            memo[f] = self._items(lo) | self._items(hi) | {v}
         return memo[f]
 
+    @_deep
     def flags(self, f: Family) -> frozenset[int]:
         """The intersection of all sets of f (article 003, eq. 2); empty for the empty family."""
+        return self._flags(f)
+
+    def _flags(self, f: Family) -> frozenset[int]:
         memo = self.memo["flags"]
         if f in (EMPTY, BASE):
             return frozenset()
         if f not in memo:
             v, lo, hi = self.branches(f)
-            with_v = self.flags(hi) | {v}
-            memo[f] = with_v if lo == EMPTY else with_v & self.flags(lo)
+            with_v = self._flags(hi) | {v}
+            memo[f] = with_v if lo == EMPTY else with_v & self._flags(lo)
         return memo[f]
 
+    @_deep
     def sizes(self, f: Family) -> dict[int, int]:
         """The number of sets of f of each size."""
+        return self._sizes(f)
+
+    def _sizes(self, f: Family) -> dict[int, int]:
         memo = self.memo["sizes"]
         if f == EMPTY:
             return {}
@@ -207,8 +247,8 @@ class ZDD:
             return {0: 1}
         if f not in memo:
             _, lo, hi = self.branches(f)
-            counts = dict(self.sizes(lo))
-            for k, n in self.sizes(hi).items():
+            counts = dict(self._sizes(lo))
+            for k, n in self._sizes(hi).items():
                 counts[k + 1] = counts.get(k + 1, 0) + n
             memo[f] = counts
         return memo[f]
@@ -217,6 +257,7 @@ class ZDD:
         """The number of sets in f."""
         return sum(self.sizes(f).values())
 
+    @_deep
     def danger(self, f: Family) -> dict[int, dict[int, int]]:
         """For each variable v: the number of sets of f containing v, by set size.
 
@@ -231,7 +272,7 @@ class ZDD:
         for n in self._topological(f):
             v, lo, hi = self.branches(n)
             here = down[n]
-            below = self.sizes(hi)
+            below = self._sizes(hi)
             for i, ways in here.items():
                 for j, more in below.items():
                     result[v][i + j + 1] += ways * more
@@ -252,14 +293,18 @@ class ZDD:
                     stack.append(child)
         return sorted(seen, key=self.var)
 
+    @_deep
     def sets(self, f: Family) -> list[frozenset[int]]:
         """Every set of f (for tests and small examples)."""
+        return self._sets(f)
+
+    def _sets(self, f: Family) -> list[frozenset[int]]:
         if f == EMPTY:
             return []
         if f == BASE:
             return [frozenset()]
         v, lo, hi = self.branches(f)
-        return self.sets(lo) + [s | {v} for s in self.sets(hi)]
+        return self._sets(lo) + [s | {v} for s in self._sets(hi)]
 
     # --- memory -----------------------------------------------------------------
 

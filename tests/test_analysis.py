@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition, analyze
-from minelib.board import MINE, Board, BoardSize, to_constraints
+from minelib.board import MINE, UNOPENED, Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
+from minelib.game import Game
 from minelib.oracles import mine_counts
 from minelib.problems import midgame_positions
 from tests.conftest import positions
@@ -24,8 +25,8 @@ def assert_matches_brute_force(board, mines):
         assert result.probability(cell) == expected, cell
         assert type(result.probability(cell)) in (Fraction, type(None))
     unopened = board.unopened_cells()
-    assert result.safe == [c for c in unopened if per_cell[c] == 0]
-    assert result.mines == [c for c in unopened if per_cell[c] == count]
+    assert result.certain_safe == [c for c in unopened if per_cell[c] == 0]
+    assert result.certain_mines == [c for c in unopened if per_cell[c] == count]
     return result
 
 
@@ -77,7 +78,7 @@ def test_the_total_changes_cells_next_to_no_number():
 def test_flags_are_mines_and_opened_cells_have_no_probability():
     result = analyze("1F\n.1", 1)
     assert result.probability((0, 1)) == 1 and result.probability((0, 0)) is None
-    assert result.safe == [(1, 0)] and result.mines == []
+    assert result.certain_safe == [(1, 0)] and result.certain_mines == []
 
 
 def test_json_uses_exact_fraction_strings():
@@ -96,15 +97,37 @@ def test_text_grid_marks_certain_cells():
 @pytest.mark.parametrize("seed", range(3))
 def test_expert_positions_are_consistent(seed):
     """On real 16x30/99 positions: the count matches FrontierCounter, probabilities sum to the mines left,
-    and certain cells really are certain in the hidden layout's game."""
+    and a certainly safe cell made a mine leaves no layout."""
     for board in midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(seed)):
         result = analyze(board, 99)
         assert result.count == FrontierCounter().count(*to_constraints(board, 99)[:2])
         assert sum(result.probability(c) for c in board.unopened_cells()) == 99 - len(board.mine_cells())
-        for cell in result.safe[:3] + result.mines[:3]:
-            forced = board.with_value(cell, MINE) if cell in result.safe else None
-            if forced is not None:
-                assert FrontierCounter().count(*to_constraints(forced, 99)[:2]) == 0
+        for cell in result.certain_safe[:3]:
+            assert FrontierCounter().count(*to_constraints(board.with_value(cell, MINE), 99)[:2]) == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_certain_cells_are_right_in_the_hidden_layout(seed):
+    """Seeded expert games played on certain cells only: every certainly safe cell is safe and every
+    certain mine is a mine in the game's hidden layout."""
+    rng = np.random.default_rng([17, seed])
+    game = Game(BoardSize(16, 30), 99, "zero", seed=rng)
+    game.open((8, 15))
+    layout, checked = game.layout(), {"safe": 0, "mines": 0}
+    while not game.over:
+        result = analyze(game.board, 99)
+        if not (result.certain_safe or result.certain_mines):
+            break
+        for cell in result.certain_mines:
+            assert layout[cell], cell
+            game.flag(cell)
+        for cell in result.certain_safe:
+            assert not layout[cell], cell
+            if game.value(cell) == UNOPENED and not game.over:
+                game.open(cell)
+        checked["safe"] += len(result.certain_safe)
+        checked["mines"] += len(result.certain_mines)
+    assert checked["safe"] > 0 and checked["mines"] > 0 and game.status != "lost"
 
 
 @pytest.mark.parametrize("text, mines, message", [

@@ -1,11 +1,9 @@
-"""python -m minelib count: files, stdin, JSON, and one-line errors with status 2."""
+"""python -m minelib: files, stdin, JSON, help, and one-line errors with status 2."""
 import json
 import subprocess
 import sys
 
 import pytest
-
-from minelib.cli import main
 
 BOARD = "..1F\n..11\n..00\n"
 
@@ -96,14 +94,24 @@ def test_optimal_prints_probability_moves_and_work():
 
 
 def test_optimal_json_for_a_board_and_a_position(tmp_path):
+    from dataclasses import fields
+
+    from minelib.optimal import Result, solve
+
     data = json.loads(run("optimal", "3x3", "--mines", "2", "--first-click", "safe", "--json").stdout)
-    assert set(data) == {"probability", "best_moves", "states", "seconds"}
-    from minelib.optimal import solve
-    assert data["probability"] == str(solve("3x3", 2, "safe").probability)
+    assert set(data) == {field.name for field in fields(Result)}  # every field of the result, nothing unused
+    expected = solve("3x3", 2, "safe")
+    assert data["probability"] == str(expected.probability) and data["layouts"] == 28
+    assert data["move_values"] == {f"{y},{x}": str(v) for (y, x), v in expected.move_values.items()}
     path = tmp_path / "position.txt"
     path.write_text("1..\n...\n...\n")
     data = json.loads(run("optimal", "--mines", "1", "--position", str(path), "--json").stdout)
     assert data["probability"] == "1" and [0, 2] in data["best_moves"] and [1, 1] not in data["best_moves"]
+
+
+def test_optimal_help_names_the_auto_threshold():
+    text = run("optimal", "--help").stdout
+    assert "5,000" in text.replace("\n", " ") and "auto" in text
 
 
 def test_optimal_engines_agree_on_the_command_line():

@@ -6,8 +6,7 @@ from hypothesis import strategies as st
 
 from minelib import frontier
 from minelib.board import BoardSize, to_constraints
-from minelib.counters import (
-    ALL_COUNTERS, BruteForceCounter, FrontierCounter, LastSpeedupCounter, check_problem)
+from minelib.counters import ALL_COUNTERS, BruteForceCounter, FrontierCounter, LastSpeedupCounter
 from minelib.oracles import count_layouts
 from minelib.problems import midgame_positions
 from tests.conftest import positions, problems

@@ -17,7 +17,7 @@ ARTICLE = {"1x3": ("1/3", (0, 0)), "1x4": ("1/3", (0, 0)), "1x5": ("2/5", (0, 0)
 def test_article_table_and_cells(evaluator, size):
     probability, cell = ARTICLE[size]
     result = evaluator(size, 2).evaluate()
-    assert str(result.probability) == probability and result.cell == cell
+    assert str(result.probability) == probability and result.best_moves[0] == cell
     assert type(result.probability) is Fraction
 
 
@@ -37,4 +37,17 @@ def test_positions_agree_with_the_optimal_solver(text, mines):
 
 def test_counts_come_with_the_efficient_evaluation():
     evaluator = EfficientEvaluator("2x3", 2)
-    assert evaluator.evaluate().count == 15 == evaluator.count(Board.unopened(evaluator.size))
+    assert evaluator.evaluate().layouts == 15 == evaluator.count(Board.unopened(evaluator.size))
+
+
+def test_the_baseline_counts_each_child_before_evaluating_it():
+    # the article's saving "count and probability in one pass" is what the efficient one adds
+    baseline, efficient = BaselineEvaluator("2x3", 2), EfficientEvaluator("2x3", 2)
+    counted = {}
+    for evaluator in (baseline, efficient):
+        calls = []
+        count = evaluator.count
+        evaluator.count = lambda board, count=count, calls=calls: calls.append(1) or count(board)
+        evaluator.evaluate()
+        counted[evaluator] = len(calls)
+    assert counted[baseline] > 2 * baseline.states and counted[efficient] == efficient.states + 1

@@ -16,7 +16,7 @@ def test_wilson_interval_brackets_the_rate():
 
 
 def test_results_do_not_depend_on_the_executor(tmp_path):
-    setting = Setting("best", "9x9", 10, games=6, seed=3)
+    setting = Setting("lookahead", "9x9", 10, games=6, seed=3)
     serial = run(setting, tmp_path / "a.jsonl", parallel=False, progress=False)
     threads = run(setting, tmp_path / "b.jsonl", executor=ThreadPoolExecutor(2), progress=False)
     pooled = run(setting, tmp_path / "c.jsonl", progress=False)
@@ -49,17 +49,17 @@ def test_an_interrupted_run_resumes(tmp_path):
 
 def test_replaying_layouts(tmp_path):
     boards = ("*....\n.....\n.....\n.....\n....*", ".....\n..*..\n.....\n.....\n*....")
-    summary = run(Setting("best", "5x5", 2, games=2, boards=boards), parallel=False, progress=False)
+    summary = run(Setting("lookahead", "5x5", 2, games=2, boards=boards), parallel=False, progress=False)
     assert summary.games == 2
     with pytest.raises(ValueError, match="not 5x5 with 3 mines"):
-        Setting("best", "5x5", 3, games=2, boards=boards)
+        Setting("lookahead", "5x5", 3, games=2, boards=boards)
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(solver="smart"), "unknown solver"), (dict(first="edge"), "unknown first click"),
+    (dict(player="smart"), "unknown player"), (dict(first="edge"), "unknown first click"),
     (dict(games=0), "positive integer"), (dict(mines=81), "do not fit")])
 def test_bad_settings_are_refused(kwargs, message):
-    fields = dict(solver="best", size="9x9", mines=10, games=3) | kwargs
+    fields = dict(player="lookahead", size="9x9", mines=10, games=3) | kwargs
     with pytest.raises(ValueError, match=message):
         Setting(**fields)
 
@@ -70,15 +70,43 @@ def test_summary_of_nothing_is_an_error():
 
 
 def test_play_command(tmp_path, capsys):
+    results = tmp_path / "r.jsonl"
     assert main(["play", "--size", "9x9", "--mines", "10", "--games", "4", "--serial", "--json",
-                 "--results", str(tmp_path / "r.jsonl")]) == 0
+                 "--results", str(results)]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["games"] == 4 and 0 <= out["wins"] <= 4 and len(out["interval"]) == 2
+    # the command plays exactly the library's games: the same setting, game for game
+    expected = run(Setting("lookahead", "9x9", 10, games=4, seed=0), parallel=False, progress=False)
+    stored = [json.loads(line) for line in results.read_text().splitlines()]
+    assert out["games"] == 4 and out["wins"] == expected.wins == sum(g["won"] for g in stored)
+    assert out["interval"] == list(wilson_interval(expected.wins, 4))
     boards = tmp_path / "boards.txt"
     boards.write_text("*...\n....\n....\n...*\n\n....\n.*..\n....\n..*.\n")
     assert main(["play", "--size", "4x4", "--mines", "2", "--boards", str(boards), "--serial",
-                 "--first-click", "safe", "--quiet"]) == 0
-    assert "/2 won" in capsys.readouterr().out
+                 "--first-click", "safe", "--player", "zdd", "--quiet"]) == 0
+    replayed = run(Setting("zdd", "4x4", 2, games=2, first_click="safe",
+                           boards=tuple(boards.read_text().split("\n\n"))), parallel=False, progress=False)
+    assert capsys.readouterr().out.startswith(f"zdd on 4x4 with 2 mines, first click random (safe): "
+                                              f"{replayed.wins}/2 won")
+
+
+def test_play_keeps_solver_as_an_alias_of_player(capsys):
+    assert main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json",
+                 "--solver", "safest"]) == 0
+    by_alias = json.loads(capsys.readouterr().out)
+    assert main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json",
+                 "--player", "safest"]) == 0
+    by_name = json.loads(capsys.readouterr().out)
+    assert by_alias.pop("seconds") and by_name.pop("seconds") and by_alias == by_name
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--size", "5x5", "--mines", "3", "--player", "best"])
+    assert stop.value.code == 2 and "invalid choice: 'best'" in capsys.readouterr().err
+
+
+def test_play_help_reads_as_written(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = capsys.readouterr().out
+    assert "95% interval" in text and "%%" not in text and "--player" in text
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -91,3 +119,12 @@ def test_play_command_errors(argv, message, capsys):
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_results_written_before_the_players_were_renamed_still_load(tmp_path):
+    setting = Setting("lookahead", "9x9", 10, games=2, seed=3)
+    old_key = json.dumps({"boards": [], "first": "random", "first_click": "zero", "mines": 10, "seed": 3,
+                          "size": "9x9", "solver": "best"}, sort_keys=True)
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps({"setting": old_key, "index": 0, "won": True, "guesses": 1, "seconds": 0.1}) + "\n")
+    assert list(load(path, setting)) == [0]

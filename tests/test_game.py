@@ -1,5 +1,4 @@
 """The game engine: rules, seeded layouts, opening regions, flags, fixed layouts."""
-import numpy as np
 import pytest
 
 from minelib.board import MINE, UNOPENED, BoardSize, neighbour_sums

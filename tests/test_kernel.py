@@ -1,10 +1,15 @@
-"""The compiled search (minelib.kernel) against the pure-Python one, and how it stops."""
+"""The compiled engine (minelib.kernel) against the Python one, and how it stops."""
+import threading
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 
 from minelib.board import Board, BoardSize
-from minelib.kernel import CompiledSolver
-from minelib.optimal import OptimalSolver, optimal_solver, solve
+from minelib.kernel import ABORT, CompiledEngine, click
+from minelib.layouts import Geometry
+from minelib.optimal import OptimalSolver, solve
+from minelib.search import PythonEngine
 from minelib.timing import TimeCapExceeded, time_cap
 from tests.conftest import positions
 
@@ -24,37 +29,72 @@ def test_positions_as_the_python_search(position):
     board, mines = position
     if not 0 < mines < board.size.n_cells:
         return
-    expected = OptimalSolver(board.size, mines).position(board)
-    assert CompiledSolver(board.size, mines).position(board).move_values == expected.move_values
+    expected = OptimalSolver(board.size, mines, "python").position(board)
+    assert OptimalSolver(board.size, mines, "compiled").position(board).move_values == expected.move_values
 
 
 def test_a_full_memo_starts_afresh_and_changes_nothing_but_the_work():
-    roomy = CompiledSolver("3x5", 4)
-    tight = CompiledSolver("3x5", 4, max_states=3)
+    roomy = OptimalSolver("3x5", 4, "compiled")
+    tight = OptimalSolver("3x5", 4, "compiled", max_states=3)
     assert tight.first_move("safe").move_values == roomy.first_move("safe").move_values
-    assert tight.clears > 0 and roomy.clears == 0
+    assert tight.engine.clears > 0 and roomy.engine.clears == 0
 
 
-def test_a_time_cap_stops_the_search_and_the_solver_stays_exact():
-    solver = CompiledSolver("4x5", 5)
+def test_the_kernel_stops_at_once_when_asked():
+    engine = CompiledEngine(Geometry(BoardSize(4, 5)), True, 1000)
+    layouts = np.array(OptimalSolver("4x5", 5, "python").all_layouts(), np.int64)
+    engine._meta[ABORT] = 1
+    assert click(layouts, 0, 0, engine._full, engine._neighbours, engine._tables, engine._slots, engine._entries,
+                 engine._pool, engine._meta) == 0
+    assert engine.solved == 0
+
+
+def test_a_time_cap_stops_the_engine_and_it_stays_exact():
+    # A stand-in for the kernel that runs until the abort flag is raised: the cap always comes first.
+    engine = OptimalSolver("4x5", 5, "compiled").engine
+    running, stopped = threading.Event(), threading.Event()
+
+    def endless(meta):
+        running.set()
+        while not meta[ABORT]:
+            stopped.wait(0.001)
+        stopped.set()
+        return 0
+
     with pytest.raises(TimeCapExceeded), time_cap(0.05):
-        solver.first_move("none")
-    assert solver.first_move("safe").move_values == solve("4x5", 5, "safe", engine="python").move_values
+        engine._run(endless, engine._meta)
+    assert stopped.is_set() or not running.is_set()  # if it started, it was stopped before _run returned
+    assert engine._meta[ABORT] == 0 and (engine._slots == -1).all()
+    solver = OptimalSolver("3x4", 4, "compiled")
+    solver.engine = engine.__class__(solver.geometry, True, 1000)
+    assert solver.first_move("safe").move_values == solve("3x4", 4, "safe", engine="python").move_values
 
 
 def test_engines_are_chosen_by_name_and_board_size():
-    assert type(optimal_solver("4x5", 5)) is CompiledSolver
-    assert type(optimal_solver("3x3", 2)) is OptimalSolver  # 36 layouts: Python is done first
-    assert type(optimal_solver("3x3", 2, "compiled")) is CompiledSolver
-    assert type(optimal_solver("4x5", 5, "python")) is OptimalSolver
-    assert type(optimal_solver("8x8", 3)) is OptimalSolver  # 64 cells: past the compiled search's bitmasks
+    assert isinstance(OptimalSolver("4x5", 5).engine, CompiledEngine)
+    assert isinstance(OptimalSolver("3x3", 2).engine, PythonEngine)  # 36 layouts: Python is done first
+    assert isinstance(OptimalSolver("3x3", 2, "compiled").engine, CompiledEngine)
+    assert isinstance(OptimalSolver("4x5", 5, "python").engine, PythonEngine)
+    assert isinstance(OptimalSolver("8x8", 3).engine, PythonEngine)  # 64 cells: past the compiled bitmasks
+    assert isinstance(OptimalSolver("10x10", 10, symmetry=False).engine, PythonEngine)
     with pytest.raises(ValueError, match="at most 63 cells, not 64"):
-        optimal_solver("8x8", 2, "compiled")
+        OptimalSolver("8x8", 2, "compiled")
     with pytest.raises(ValueError, match="unknown engine 'fast'"):
-        optimal_solver("3x3", 2, "fast")
+        OptimalSolver("3x3", 2, "fast")
+    with pytest.raises(ValueError, match="max_states must be at least 1, not 0"):
+        OptimalSolver("3x3", 2, max_states=0)
+
+
+def test_both_engines_use_the_same_symmetry_tables():
+    geometry = Geometry(BoardSize(3, 5))
+    tables = CompiledEngine(geometry, True, 10)._tables
+    assert tables.shape == (3, 2, 256)
+    for t, per_chunk in enumerate(geometry.chunk_tables):
+        for c, table in enumerate(per_chunk):
+            assert list(tables[t, c, :len(table)]) == table
 
 
 def test_a_position_on_the_largest_compiled_board():
     board = Board.from_text("\n".join(["1" + "." * 8] + ["." * 9] * 6))  # 7x9 = 63 cells
-    result = CompiledSolver(BoardSize(7, 9), 1).position(board)
+    result = OptimalSolver(BoardSize(7, 9), 1, "compiled").position(board)
     assert result.probability == 1 and result.layouts == 3

@@ -96,9 +96,9 @@ def test_bad_rules_and_missing_tables_are_clear_errors(tmp_path):
 
 
 def test_entries_the_solver_refuses_are_left_out():
-    from minelib.layouts import MAX_LAYOUTS
+    from minelib.layouts import SOLVER_LAYOUTS
     todo = tasks([(5, 5)])
-    assert todo and all(t.layouts <= MAX_LAYOUTS for t in todo)
+    assert todo and all(t.layouts <= SOLVER_LAYOUTS for t in todo)
     assert Task(5, 5, 10, "none") not in todo  # 3.3 million starting layouts
     assert Task(5, 5, 10, "zero") in todo  # a corner's first click leaves 21 cells: 352,716 layouts
 

@@ -1,11 +1,13 @@
 """The board explorer driven headless: buttons clicked, traits changed, overlays checked."""
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from minelib.analysis import analyze
-from minelib.board import Board
+from minelib.board import Board, BoardSize
 from minelib.optimal import OptimalSolver
+from minelib.problems import midgame_positions
 from minelib.widgets import BoardExplorer
 
 
@@ -109,9 +111,53 @@ def test_only_changed_buttons_are_updated():
     assert 0 < len(changes) < 480
 
 
-def test_switching_solver_changes_the_advice_source():
+def test_switching_player_changes_the_advice_source():
     explorer = BoardExplorer("9x9", 10, seed=5, overlays=("recommended",))
     explorer.click((4, 4))
-    explorer.solver_control.value = "zdd"
-    assert explorer.solver_name == "zdd" and "zdd recommends" in explorer.status.value
+    explorer.player_control.value = "zdd"
+    assert explorer.player_name == "zdd" and "zdd recommends" in explorer.status.value
     assert isinstance(explorer.recommended.mine_probability, Fraction)
+
+
+@pytest.fixture
+def messages(monkeypatch):
+    """Count the comm messages widgets send: opens (one per widget made) and state updates."""
+    import comm
+    import ipywidgets.widgets.widget as widget
+
+    counts = {"open": 0, "update": 0}
+    create, send = comm.create_comm, widget.Widget._send
+
+    def counting_create(*args, **kwargs):
+        counts["open"] += 1
+        return create(*args, **kwargs)
+
+    def counting_send(self, msg, buffers=None):
+        counts["update"] += 1
+        return send(self, msg, buffers)
+
+    monkeypatch.setattr(comm, "create_comm", counting_create)
+    monkeypatch.setattr(widget.Widget, "_send", counting_send)
+    return counts
+
+
+def test_an_expert_explorer_stays_far_below_the_iopub_high_water_mark(messages):
+    # ZeroMQ drops IOPub messages past 1,000 queued when the front end lags (a busy machine),
+    # the kernel's "idle" among them: one button per cell, built once, must be all it costs.
+    board = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(3), guesses="frontier")[1]
+    explorer = BoardExplorer(position=board, mines=99, overlays=("probabilities", "certain", "recommended"))
+    assert explorer.size == BoardSize(16, 30) and len(explorer.buttons) == 480
+    assert explorer.buttons[0, 0].layout is explorer.buttons[15, 29].layout
+    assert sum(messages.values()) < 480 + 120
+    messages.update(open=0, update=0)
+    explorer.set_cell(board.number_cells()[0], 0)  # impossible: every probability goes
+    explorer.undo()
+    assert messages["open"] == 0 and messages["update"] < 2 * 480
+
+
+def test_a_position_of_another_size_rebuilds_the_grid_and_undo_restores_it():
+    explorer = BoardExplorer("9x9", 10, seed=1)
+    explorer.set_position("1..\n...", 2)
+    assert len(explorer.buttons) == 6 and explorer.buttons[0, 0].description == "1"
+    explorer.undo()
+    assert explorer.size == BoardSize(9, 9) and len(explorer.buttons) == 81

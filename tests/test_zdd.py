@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition, analyze
-from minelib.solvers import ZDDSolver
+from minelib.players import ZDDPlayer
 from minelib.zdd import BASE, EMPTY, ZDD
 from tests.conftest import positions
 
@@ -105,9 +105,7 @@ def test_zdd_probabilities_agree_with_analyze(position):
         expected = analyze(board, mines)
     except ImpossiblePosition:
         return
-    count, probabilities = ZDDSolver().probabilities(board, mines)
-    assert count == expected.count
-    assert probabilities == {c: expected.probability(c) for c in board.unopened_cells()}
+    assert ZDDPlayer().probabilities(board, mines) == expected
 
 
 def test_zdd_probabilities_agree_with_analyze_on_expert_positions():
@@ -119,7 +117,28 @@ def test_zdd_probabilities_agree_with_analyze_on_expert_positions():
     boards = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(5), guesses="frontier")
     assert boards
     for board in boards:
-        count, probabilities = ZDDSolver().probabilities(board, 99)
-        expected = analyze(board, 99)
-        assert count == expected.count
-        assert all(p == expected.probability(c) for c, p in probabilities.items())
+        assert ZDDPlayer().probabilities(board, 99) == analyze(board, 99)
+
+
+def test_importing_the_players_leaves_the_recursion_limit_alone():
+    import subprocess
+    import sys
+
+    code = ("import sys; before = sys.getrecursionlimit(); import minelib.players; "
+            "print(before, sys.getrecursionlimit())")
+    before, after = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                   check=True).stdout.split()
+    assert before == after
+
+
+def test_a_diagram_deeper_than_the_recursion_limit_is_handled_and_the_limit_restored():
+    import sys
+
+    limit = sys.getrecursionlimit()
+    zdd, family = ZDD(), BASE
+    for var in range(-1, -2 * limit, -1):  # twice as many variables as the interpreter's limit
+        family = zdd.add_variable(family, var)
+    family = zdd.hint(family, range(-2 * limit + 1, 0), 2)
+    assert zdd.count(family) == (2 * limit - 1) * (2 * limit - 2) // 2
+    assert zdd.items(family) and not zdd.flags(family)
+    assert sys.getrecursionlimit() == limit

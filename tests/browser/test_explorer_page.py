@@ -80,7 +80,8 @@ def test_clicking_a_cell_shows_numbers_and_probabilities(server):
             if shown == expected:
                 break
             time.sleep(0.25)
-        assert shown == expected, "\n".join(" ".join(f"{t:>4}" for t in rows[i:i + 9]) for rows in (shown, expected) for i in range(0, 81, 9))
+        grids = (" ".join(f"{t:>4}" for t in rows[i:i + 9]) for rows in (shown, expected) for i in range(0, 81, 9))
+        assert shown == expected, "\n".join(grids)
         assert any(t.isdigit() and int(t) > 0 for t in shown), "some opened numbers are shown"
         status = page.locator("text=consistent layouts").first.text_content()
         assert "1,188 consistent layouts" in status

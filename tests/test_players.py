@@ -4,22 +4,23 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from minelib.analysis import analyze
 from minelib.board import Board, BoardSize
-from minelib.game import Game
-from minelib.solvers import SOLVERS, BestSolver, ZDDSolver, first_cell
+from minelib.game import Game, first_cell
+from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, ZDDPlayer
 
 SETTINGS = [(BoardSize(9, 9), 10, "zero"), (BoardSize(8, 8), 14, "safe"), (BoardSize(6, 10), 14, "none"),
             (BoardSize(16, 30), 99, "zero")]
 
 
-@pytest.mark.parametrize("name", sorted(SOLVERS))
+@pytest.mark.parametrize("name", sorted(PLAYERS))
 @pytest.mark.parametrize("size, mines, rule", SETTINGS)
 def test_certain_moves_are_never_wrong(name, size, mines, rule):
     games = 8 if size.n_cells > 100 else 40
     for seed in range(games):
         rng = np.random.default_rng([11, seed])
         game = Game(size, mines, rule, seed=rng)
-        record = SOLVERS[name]().play(game, first_cell(size, "random", rng), log=True)
+        record = PLAYERS[name]().play(game, first_cell(size, "random", rng), log=True)
         layout = game.layout()
         assert record.won == (game.status == "won")
         assert sum(not m.certain for m in record.moves) == record.guesses
@@ -30,37 +31,39 @@ def test_certain_moves_are_never_wrong(name, size, mines, rule):
         assert record.won or (last.kind == "open" and not last.certain and layout[last.cell])
 
 
-@pytest.mark.parametrize("name", sorted(SOLVERS))
+@pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_games_are_deterministic(name):
     def play():
         rng = np.random.default_rng([4, 2])
         game = Game(BoardSize(9, 9), 10, "zero", seed=rng)
-        return SOLVERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
+        return PLAYERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
     assert play() == play()
 
 
-@pytest.mark.parametrize("solver", [ZDDSolver(), BestSolver()])
-def test_recommend_finds_the_certain_move(solver):
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_recommend_finds_the_certain_move(name):
     board = Board.from_text("1..\n1..\n1..")  # (0,1) and (2,1) safe, (1,1) a mine, by the 1-1-1 column
-    move = solver.recommend(board, 1)
+    move = PLAYERS[name]().recommend(board, 1)
     assert move.certain and (move.kind, move.cell) in {("open", (0, 1)), ("open", (2, 1)), ("flag", (1, 1)),
                                                        ("open", (0, 2)), ("open", (1, 2)), ("open", (2, 2))}
 
 
 def test_guesses_pick_the_safest_cell():
     board = Board.from_text("1...\n....")  # 1 mine in the 3 cells by the 1 (1/3 each), 1 in the other 4 (1/4)
-    for solver in (ZDDSolver(), BestSolver(lookahead=0), BestSolver()):
-        move = solver.recommend(board, 2)
+    for player in (ZDDPlayer(), SafestPlayer(), LookaheadPlayer()):
+        move = player.recommend(board, 2)
         assert not move.certain and move.kind == "open"
         assert move.mine_probability == Fraction(1, 4) and move.cell[1] >= 2
-    assert ZDDSolver().probabilities(board, 2) == (
-        12, {c: Fraction(1, 3) if c[1] < 2 else Fraction(1, 4) for c in board.unopened_cells()})
+    zdd = ZDDPlayer().probabilities(board, 2)
+    assert zdd == analyze(board, 2) and zdd.count == 12
+    assert {c: zdd.probability(c) for c in board.unopened_cells()} == {
+        c: Fraction(1, 3) if c[1] < 2 else Fraction(1, 4) for c in board.unopened_cells()}
 
 
 def test_recommend_rejects_impossible_positions():
     from minelib.analysis import ImpossiblePosition
     with pytest.raises(ImpossiblePosition):
-        BestSolver().recommend(Board.from_text("3.\n.."), 1)
+        LookaheadPlayer().recommend(Board.from_text("3.\n.."), 1)
 
 
 def test_first_cell_choices():

@@ -1,15 +1,16 @@
-"""Automatic players: article 003's ZDD player, and a stronger, faster one.
+"""Automatic players: article 003's ZDD player, and our look-ahead player on the exact analysis.
 
 Both play a ``minelib.game.Game`` to the end and share one signature:
-``solver.play(game, first) -> Record`` and ``solver.recommend(board, mines) -> Move``.
+``player.play(game, first) -> Record`` and ``player.recommend(board, mines) -> Move``;
+``PLAYERS`` registers them by name, and the contract tests loop over it.
 
-- ``ZDDSolver`` is the article's player. It keeps a ZDD of the consistent
+- ``ZDDPlayer`` is the article's player. It keeps a ZDD of the consistent
   layouts of the frontier cells, updated as cells open: new frontier cells are
   added at the top, each new number applied by ``hint``, the total by ``limit``.
   Certain safe cells are opened, certain mines flagged (``onset``), and
   otherwise the cell of least danger (layouts with a mine there, weighted by
   binomials for the cells next to no number; exact big integers) is opened.
-- ``BestSolver`` plays on the analysis engine. Certainties come first, from the
+- ``LookaheadPlayer`` plays on the exact analysis. Certainties come first, from the
   cheap to the exact: the one-number rules on a work queue, the rule for two
   numbers whose unopened cells nest, then ``minelib.analyze`` (exact, with the
   total). When a guess is needed it opens the safest cell, and among the cells
@@ -18,27 +19,21 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   one most likely to be safe *and* to make progress (show a number from which a
   certain cell follows): a one-step look-ahead with exact counts. When at most
   ``endgame_layouts`` layouts remain it plays the exact optimal move
-  (``minelib.optimal``). ``"safest"`` names the same player without the
+  (``minelib.optimal``). ``SafestPlayer`` is the same player without the
   look-ahead (ties broken by fewest unopened neighbours), to measure what the
   look-ahead buys.
 """
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
 
-import numpy as np
-
-from minelib.analysis import ImpossiblePosition, analyze, choose
-from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
+from minelib.analysis import Analysis, ImpossiblePosition, analyze, choose
+from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
-from minelib.optimal import OptimalSolver
+from minelib.optimal import POSITION_CELLS, OptimalSolver
 from minelib.zdd import BASE, ZDD
-
-sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))  # ZDD recursions go as deep as the frontier
 
 
 @dataclass(frozen=True)
@@ -59,19 +54,6 @@ class Record:
     guesses: int
     seconds: float
     moves: list[Move] = field(default_factory=list)
-
-
-def first_cell(size: BoardSize, where: str, rng: np.random.Generator | None = None) -> Cell:
-    """The first click: ``corner`` (0, 0), ``center``, or ``random`` (seeded by rng)."""
-    if where == "corner":
-        return (0, 0)
-    if where == "center":
-        return (size.height // 2, size.width // 2)
-    if where == "random":
-        if rng is None:
-            raise ValueError("a random first click needs a random generator")
-        return (int(rng.integers(size.height)), int(rng.integers(size.width)))
-    raise ValueError(f"unknown first click {where!r} (expected corner, center or random)")
 
 
 class _Player:
@@ -109,7 +91,7 @@ class _Player:
 # --- article 003: the ZDD player ----------------------------------------------------
 
 
-class ZDDSolver:
+class ZDDPlayer:
     """Article 003's player: a ZDD of the frontier layouts; certain cells, else least danger."""
 
     name = "zdd"
@@ -127,14 +109,14 @@ class ZDDSolver:
         run.absorb([c for c in range(board.size.n_cells) if run.values[c] >= 0])
         return run.decide()[0]
 
-    def probabilities(self, board: Board, mines: int) -> tuple[int, dict[Cell, Fraction]]:
-        """The layout count and every unopened cell's mine probability, from the ZDD."""
+    def probabilities(self, board: Board, mines: int) -> Analysis:
+        """The analysis of a position (layout count, mine probabilities, certain cells), from the ZDD."""
         run = _ZDDRun(Game.showing(board, mines), log=False)
         run.absorb([c for c in range(board.size.n_cells) if run.values[c] >= 0])
         b, m = run.game.mines_left, run.interior_count()
         run.family = run.zdd.limit(run.family, b, m)
         total, danger = run.danger(b, m)
-        return total, {board.size.cell_at(c): Fraction(d, total) for c, d in sorted(danger.items())}
+        return Analysis.from_counts(board, mines, total, {board.size.cell_at(c): d for c, d in danger.items()})
 
 
 class _ZDDRun(_Player):
@@ -223,35 +205,35 @@ class _ZDDRun(_Player):
         return hidden - len(self.var_of)
 
 
-# --- the stronger player ------------------------------------------------------------------
+# --- the look-ahead player ------------------------------------------------------------------
 
 
-class BestSolver:
+class LookaheadPlayer:
     """Certainties from cheap to exact, then a safest guess with a one-step progress look-ahead."""
 
-    name = "best"
+    name = "lookahead"
 
     def __init__(self, tolerance: Fraction = Fraction(1, 50), lookahead: int = 6, endgame_layouts: int = 24):
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
-        run = _BestRun(game, log, self)
+        run = _LookaheadRun(game, log, self)
         run.play(first)
         return run.record(start)
 
     def recommend(self, board: Board, mines: int) -> Move:
         """The move this player makes in a position."""
         game = Game.showing(board, mines)
-        run = _BestRun(game, True, self)
+        run = _LookaheadRun(game, True, self)
         run.queue = {c for c in range(board.size.n_cells) if run.values[c] > 0}
         return run.decide()[0]
 
 
-class _BestRun(_Player):
-    def __init__(self, game: Game, log: bool, solver: BestSolver):
+class _LookaheadRun(_Player):
+    def __init__(self, game: Game, log: bool, player: LookaheadPlayer):
         super().__init__(game, log)
-        self.solver, self.queue = solver, set()
+        self.player, self.queue = player, set()
 
     def play(self, first: Cell) -> None:
         self.opened(self.open(self.size.cell_id(first), certain=False))
@@ -308,10 +290,10 @@ class _BestRun(_Player):
     def exact(self) -> list[Move]:
         board, mines = Board(self.game.values), self.game.mines
         result = analyze(board, mines)
-        if result.safe or result.mines:
-            return [Move("flag", c, True, Fraction(1)) for c in result.mines] + \
-                   [Move("open", c, True, Fraction(0)) for c in result.safe]
-        if result.count <= self.solver.endgame_layouts and board.size.n_cells <= ENDGAME_CELLS:
+        if result.certain_safe or result.certain_mines:
+            return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + \
+                   [Move("open", c, True, Fraction(0)) for c in result.certain_safe]
+        if result.count <= self.player.endgame_layouts and board.size.n_cells <= POSITION_CELLS:
             return [self.endgame(board, mines, result)]
         return [self.guess(board, mines, result)]
 
@@ -323,11 +305,11 @@ class _BestRun(_Player):
         """
         risk = {c: result.probability(c) for c in board.unopened_cells()}
         best = min(risk.values())
-        if not self.solver.lookahead:
+        if not self.player.lookahead:
             cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(board, c), c))
             return Move("open", cell, False, best)
         ranked = sorted(risk, key=lambda c: (risk[c], self._unopened_around(board, c), c))
-        candidates = [c for c in ranked if risk[c] <= best + self.solver.tolerance][:self.solver.lookahead]
+        candidates = [c for c in ranked if risk[c] <= best + self.player.tolerance][:self.player.lookahead]
         if len(candidates) == 1:
             return Move("open", candidates[0], False, best)
         score = {c: self.progress(board, mines, c, result.count) for c in candidates}
@@ -342,14 +324,13 @@ class _BestRun(_Player):
                 after = analyze(board.with_value(cell, n), mines)
             except ImpossiblePosition:
                 continue
-            if after.safe or after.mines:
+            if after.certain_safe or after.certain_mines:
                 good += after.count
         return Fraction(good, total)
 
     def endgame(self, board: Board, mines: int, result) -> Move:
         """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
-        solver = OptimalSolver(board.size, mines, symmetry=False)
-        values = solver.position(board).move_values
+        values = OptimalSolver(board.size, mines, engine="python", symmetry=False).position(board).move_values
         cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
         return Move("open", cell, False, result.probability(cell))
 
@@ -362,5 +343,16 @@ class _BestRun(_Player):
         return [Move(kind, self.size.cell_at(c), True, p) for c in sorted(cells)]
 
 
-ENDGAME_CELLS = 100  # the optimal solver's symmetry tables grow with the board
-SOLVERS = {"zdd": ZDDSolver, "best": BestSolver, "safest": partial(BestSolver, lookahead=0)}
+class SafestPlayer(LookaheadPlayer):
+    """``LookaheadPlayer`` without the look-ahead: always the safest cell (ties: fewest unopened neighbours)."""
+
+    name = "safest"
+
+    def __init__(self, endgame_layouts: int = 24):
+        super().__init__(lookahead=0, endgame_layouts=endgame_layouts)
+
+
+PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer)}
+OLD_NAMES = {"best": "lookahead"}  # the registry's names before 0.2, as found in old results files
+
+__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "ZDDPlayer"]
