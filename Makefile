@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce test test-unit test-notebooks test-browser lab benchmarks tables experiments clean
+.PHONY: install reproduce lint test test-unit test-notebooks test-browser lab benchmarks tables experiments clean
 
 install: $(STAMP)
 
@@ -19,15 +19,23 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # Execute every notebook headless, in place; the notebooks rewrite figures/.
-# nbconvert writes a notebook only after all its cells ran.
+# nbconvert writes a notebook only after all its cells ran. No execution timestamps and no
+# widget state are recorded, so a rerun changes only what the computation changed.
 reproduce: install
 	@for nb in $(NOTEBOOKS); do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-			--ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.store_widget_state=False "$$nb" || exit 1; \
+			--ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.store_widget_state=False \
+			--ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 	done
 
-test: test-unit test-notebooks
+# ruff (lint and format) over the code, mypy over the package: a minute at most.
+lint: install
+	$(BIN)/ruff check minelib tests benchmarks
+	$(BIN)/ruff format --check minelib tests benchmarks
+	$(BIN)/mypy
+
+test: lint test-unit test-notebooks
 
 test-unit: install
 	$(BIN)/python -m pytest tests
