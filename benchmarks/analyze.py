@@ -9,6 +9,7 @@ position's time is the best of ``--repeat`` cold runs (memo cleared), so that a
 pause of the shared machine does not pass for the cost of a position.
 Timings are for reading, never for asserting.
 """
+
 import argparse
 import statistics
 from collections import defaultdict
@@ -61,8 +62,10 @@ def main() -> None:
     for low, high in BINS:
         times = [t for cells, ts in growth.items() if low <= cells < high for t in ts]
         if times:
-            print(f"{f'{low}-{high - 1}':<26} {len(times):>9} {statistics.median(times) * 1e3:>10.2f} "
-                  f"{max(times) * 1e3:>9.2f}")
+            print(
+                f"{f'{low}-{high - 1}':<26} {len(times):>9} {statistics.median(times) * 1e3:>10.2f} "
+                f"{max(times) * 1e3:>9.2f}"
+            )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ median seconds per counter and the median ratio to LastSpeedupCounter,
 both measured in this same run. A counter past the cap on a problem is
 skipped there (and said so). Timings are for reading, never for asserting.
 """
+
 import argparse
 import statistics
 
@@ -39,12 +40,20 @@ def main() -> None:
     args = parser.parse_args()
 
     settings = [
-        ("article range M in [1, 6), N in [5, 21)",
-         list(minesweeper_like_problems(10, (1, 6), (5, 21), np.random.default_rng(42))), None),
-        ("article range M in [2, 11), N in [20, 51)",
-         list(minesweeper_like_problems(10, (2, 11), (20, 51), np.random.default_rng(42))), None),
-        (f"real 16x30/99 mid-game positions ({args.games} games, seed {args.seed})",
-         *real_positions(args.games, args.seed)),
+        (
+            "article range M in [1, 6), N in [5, 21)",
+            list(minesweeper_like_problems(10, (1, 6), (5, 21), np.random.default_rng(42))),
+            None,
+        ),
+        (
+            "article range M in [2, 11), N in [20, 51)",
+            list(minesweeper_like_problems(10, (2, 11), (20, 51), np.random.default_rng(42))),
+            None,
+        ),
+        (
+            f"real 16x30/99 mid-game positions ({args.games} games, seed {args.seed})",
+            *real_positions(args.games, args.seed),
+        ),
     ]
     counters = [counter() for counter in ALL_COUNTERS]
     for title, problems, labels in settings:
@@ -55,8 +64,7 @@ def main() -> None:
             print(format_article_table(rows, args.cap))
         print(format_summary(rows, "LastSpeedupCounter"))
         frontier = [r.seconds for r in rows if r.counter == "FrontierCounter"]
-        print(f"FrontierCounter: median {statistics.median(frontier) * 1e3:.3f} ms, "
-              f"worst {max(frontier) * 1e3:.3f} ms")
+        print(f"FrontierCounter: median {statistics.median(frontier) * 1e3:.3f} ms, worst {max(frontier) * 1e3:.3f} ms")
 
 
 if __name__ == "__main__":

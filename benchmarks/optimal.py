@@ -10,6 +10,7 @@ and prints time, states and peak memory. The compiled engine is warmed up
 (numba's cache loaded) before timing. Runs past a cap are reported as such.
 For reading, not asserting.
 """
+
 import argparse
 import multiprocessing
 import resource
@@ -34,8 +35,10 @@ def best_time(function, repeat: int = 3) -> float:
 
 
 def article_part(cap: float) -> None:
-    print(f"{'board':<6} {'probability':>11} {'Efficient s':>12} {'compiled s':>10} {'python s':>10} "
-          f"{'Eff/compiled':>13} {'Eff/python':>11}")
+    print(
+        f"{'board':<6} {'probability':>11} {'Efficient s':>12} {'compiled s':>10} {'python s':>10} "
+        f"{'Eff/compiled':>13} {'Eff/python':>11}"
+    )
     solve("2x2", 1, engine="compiled")  # numba's cache loaded (or the kernel compiled) before timing
     for board in ARTICLE_BOARDS:
         optimal = solve(board, 2)
@@ -58,13 +61,23 @@ def _solve_in_child(size: str, mines: int, rule: str, engine: str, queue) -> Non
     start = time.perf_counter()
     result = OptimalSolver(size, mines, engine).first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    queue.put((str(result.probability), float(result.probability), result.states,
-               time.perf_counter() - start, peak, len(result.best_moves)))
+    queue.put(
+        (
+            str(result.probability),
+            float(result.probability),
+            result.states,
+            time.perf_counter() - start,
+            peak,
+            len(result.best_moves),
+        )
+    )
 
 
 def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
-    print(f"\n{'board':<8} {'rule':<5} {'engine':<9} {'probability':>22} {'value':>8} {'states':>9} "
-          f"{'seconds':>9} {'peak MB':>8}")
+    print(
+        f"\n{'board':<8} {'rule':<5} {'engine':<9} {'probability':>22} {'value':>8} {'states':>9} "
+        f"{'seconds':>9} {'peak MB':>8}"
+    )
     for entry in boards.split(","):
         size, mines = entry.split("/")
         for engine in engines:
@@ -77,8 +90,10 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
                 print(f"{entry:<8} {rule:<5} {engine:<9} {'over the cap':>22} {'':>8} {'':>9} {f'>{cap:g}':>9}")
                 continue
             p, value, states, seconds, peak, _ = queue.get()
-            print(f"{entry:<8} {rule:<5} {engine:<9} {p:>22} {value:>8.4f} {states:>9} {seconds:>9.1f} {peak:>8.0f}",
-                  flush=True)
+            print(
+                f"{entry:<8} {rule:<5} {engine:<9} {p:>22} {value:>8.4f} {states:>9} {seconds:>9.1f} {peak:>8.0f}",
+                flush=True,
+            )
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
 """``python -m minelib``: see minelib.cli."""
+
 import sys
 
 from minelib.cli import main

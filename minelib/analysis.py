@@ -9,6 +9,7 @@ the number of layouts with a mine on each of its cells. This is article 003's
 danger count (a two-way DP weighted by binomials), done on the component DP
 instead of a ZDD. Everything is an exact int; probabilities are Fractions.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -32,10 +33,10 @@ class Analysis:
 
     board: Board
     total_mines: int
-    count: int                                   # consistent mine layouts
-    probabilities: list[list[Fraction | None]]   # None for opened cells; flags are 1
-    certain_safe: list[Cell]                     # unopened cells that are certainly safe
-    certain_mines: list[Cell]                    # unopened cells that are certainly mines (flags not listed)
+    count: int  # consistent mine layouts
+    probabilities: list[list[Fraction | None]]  # None for opened cells; flags are 1
+    certain_safe: list[Cell]  # unopened cells that are certainly safe
+    certain_mines: list[Cell]  # unopened cells that are certainly mines (flags not listed)
 
     @classmethod
     def from_counts(cls, board: Board, total_mines: int, count: int, mines_at: dict[Cell, int]) -> Analysis:
@@ -46,8 +47,14 @@ class Analysis:
         cells = sorted(mines_at)
         for y, x in cells:
             probabilities[y][x] = Fraction(mines_at[y, x], count)
-        return cls(board, total_mines, count, probabilities,
-                   [c for c in cells if mines_at[c] == 0], [c for c in cells if mines_at[c] == count])
+        return cls(
+            board,
+            total_mines,
+            count,
+            probabilities,
+            [c for c in cells if mines_at[c] == 0],
+            [c for c in cells if mines_at[c] == count],
+        )
 
     def probability(self, cell: Cell) -> Fraction | None:
         """The mine probability of ``cell`` (None if it is opened)."""
@@ -68,8 +75,10 @@ class Analysis:
     def to_text(self) -> str:
         """A grid of mine probabilities in percent, then the certain cells."""
         width = 6
-        lines = [f"{self.count} mine layouts fit this {self.board.size} position with {self.total_mines} mines.",
-                 "Mine probability in %; (n) an opened number, F a flag, safe / MINE certain cells:"]
+        lines = [
+            f"{self.count} mine layouts fit this {self.board.size} position with {self.total_mines} mines.",
+            "Mine probability in %; (n) an opened number, F a flag, safe / MINE certain cells:",
+        ]
         for y, row in enumerate(self.probabilities):
             lines.append("".join(_cell_text(self.board.values[y, x], p).rjust(width) for x, p in enumerate(row)))
         lines.append(f"certainly safe: {_cells_text(self.certain_safe)}")
@@ -113,8 +122,9 @@ def analyze(board: Board | str, mines: int) -> Analysis:
     system = _frontier_system(board)
     left = mines - len(board.mine_cells())
     if left > len(system.cells) + len(system.interior):
-        raise ImpossiblePosition(f"{_mines(left)} left to place but only "
-                                 f"{len(system.cells) + len(system.interior)} unopened cells")
+        raise ImpossiblePosition(
+            f"{_mines(left)} left to place but only {len(system.cells) + len(system.interior)} unopened cells"
+        )
     parts = frontier.decompose(system.X, system.y, set_aside_full_rows=False)
     if not parts.feasible:
         raise ImpossiblePosition("the numbers contradict each other")
@@ -122,8 +132,9 @@ def analyze(board: Board | str, mines: int) -> Analysis:
     polys = [dp.polynomial() for dp in dps]
     for component, poly in zip(parts.components, polys):
         if not poly:
-            raise ImpossiblePosition(f"no mine layout fits the numbers at "
-                                     f"{_cells_text([system.numbers[r] for r in component.row_ids])}")
+            raise ImpossiblePosition(
+                f"no mine layout fits the numbers at {_cells_text([system.numbers[r] for r in component.row_ids])}"
+            )
     cells = system.cells + system.interior
     free = [cells[j] for j in parts.free] + system.interior
     everything = frontier.multiply(polys)
@@ -149,9 +160,9 @@ class _System:
 
     X: np.ndarray
     y: np.ndarray
-    cells: list[Cell]      # the columns: unopened cells next to a number
-    numbers: list[Cell]    # the rows
-    interior: list[Cell]   # unopened cells next to no number
+    cells: list[Cell]  # the columns: unopened cells next to a number
+    numbers: list[Cell]  # the rows
+    interior: list[Cell]  # unopened cells next to no number
 
 
 def _frontier_system(board: Board) -> _System:
@@ -161,8 +172,13 @@ def _frontier_system(board: Board) -> _System:
     rows_mask = numbers & (neighbour_sums(unopened) > 0)
     X = incidence(rows_mask, frontier_mask)
     y = (board.values[rows_mask] - neighbour_sums(board.mines_mask())[rows_mask]).astype(np.int64)
-    return _System(X, y, board.cells_where(frontier_mask), board.cells_where(rows_mask),
-                   board.cells_where(unopened & ~frontier_mask))
+    return _System(
+        X,
+        y,
+        board.cells_where(frontier_mask),
+        board.cells_where(rows_mask),
+        board.cells_where(unopened & ~frontier_mask),
+    )
 
 
 def _check_numbers(board: Board) -> None:
@@ -176,7 +192,8 @@ def _check_numbers(board: Board) -> None:
             raise ImpossiblePosition(f"cell ({cy}, {cx}) shows {value} but has {flags[cy, cx]} flags around it")
         raise ImpossiblePosition(
             f"cell ({cy}, {cx}) shows {value} but has only {flags[cy, cx]} flags "
-            f"and {room[cy, cx]} unopened cells around it")
+            f"and {room[cy, cx]} unopened cells around it"
+        )
 
 
 def _outside_weights(polys, free: int, left: int) -> list[dict[int, int]]:
@@ -202,12 +219,16 @@ def _total_mismatch(board: Board, system: _System, everything: frontier.Polynomi
     if not system.interior:
         for (cy, cx), row, need in zip(system.numbers, system.X, system.y):
             if row.all() and need != left:
-                return (f"cell ({cy}, {cx}) sees every unopened cell and needs {_mines(int(need))} there, "
-                        f"but {_mines(left)} left in all")
+                return (
+                    f"cell ({cy}, {cx}) sees every unopened cell and needs {_mines(int(need))} there, "
+                    f"but {_mines(left)} left in all"
+                )
     low, high = min(everything), max(everything)
     need = _mines(low) if low == high else f"between {low} and {high} mines"
-    return (f"the numbers need {need}, but {_mines(left)} left in all "
-            f"and {free} cells next to no number cannot make up the difference")
+    return (
+        f"the numbers need {need}, but {_mines(left)} left in all "
+        f"and {free} cells next to no number cannot make up the difference"
+    )
 
 
 def _result(board: Board, mines: int, count: int, mine_weight: np.ndarray, cells: list[Cell]) -> Analysis:

@@ -12,6 +12,7 @@ number, ``F`` a known mine (flag)::
     ..11
     ..00
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,6 +42,11 @@ class BoardSize:
             value = getattr(self, name)
             if not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"board {name} must be a positive integer, got {value!r}")
+
+    @classmethod
+    def of(cls, size: BoardSize | str) -> BoardSize:
+        """A size given as a BoardSize or as ``HxW`` text: what every function taking a board size accepts."""
+        return size if isinstance(size, BoardSize) else cls.parse(size)
 
     @classmethod
     def parse(cls, text: str) -> BoardSize:
@@ -84,7 +90,10 @@ def neighbour_sums(mask: np.ndarray) -> np.ndarray:
     """For every cell, how many of its (up to 8) neighbours are set in ``mask``."""
     padded = np.pad(mask.astype(np.int32), 1)
     height, width = mask.shape
-    return sum(padded[1 + dy:1 + dy + height, 1 + dx:1 + dx + width] for dy, dx in _OFFSETS)
+    total = np.zeros((height, width), dtype=np.int32)
+    for dy, dx in _OFFSETS:
+        total += padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
+    return total
 
 
 class Board:
@@ -121,8 +130,8 @@ class Board:
             for column, char in enumerate(line, start=1):
                 if char not in _CHAR_TO_VALUE:
                     raise ValueError(
-                        f"line {number}, column {column}: unknown character {char!r} "
-                        "(expected '.', 'F' or a digit 0-8)")
+                        f"line {number}, column {column}: unknown character {char!r} (expected '.', 'F' or a digit 0-8)"
+                    )
             rows.append([_CHAR_TO_VALUE[char] for char in line])
         return cls(rows)
 
@@ -224,8 +233,9 @@ def check_mines(board: Board, mines: int) -> None:
         raise ValueError(f"{mines} mines do not fit on a {board.size} board of {board.size.n_cells} cells")
     flags = len(board.mine_cells())
     if flags > mines:
-        raise ValueError(f"the board has {flags} flag{'s' * (flags != 1)} but only {mines} "
-                         f"mine{'s' * (mines != 1)} in total")
+        raise ValueError(
+            f"the board has {flags} flag{'s' * (flags != 1)} but only {mines} mine{'s' * (mines != 1)} in total"
+        )
 
 
 def to_constraints(board: Board, mines: int | None = None) -> Constraints:
@@ -239,9 +249,9 @@ def to_constraints(board: Board, mines: int | None = None) -> Constraints:
         check_mines(board, mines)
     unopened, numbers = board.unopened_mask(), board.numbers_mask()
     X = np.zeros((int(numbers.sum()) + (mines is not None), int(unopened.sum())), dtype=np.int32)
-    X[:int(numbers.sum())] = incidence(numbers, unopened)
+    X[: int(numbers.sum())] = incidence(numbers, unopened)
     y = np.zeros(len(X), dtype=np.int32)
-    y[:int(numbers.sum())] = board.values[numbers] - neighbour_sums(board.mines_mask())[numbers]
+    y[: int(numbers.sum())] = board.values[numbers] - neighbour_sums(board.mines_mask())[numbers]
     if mines is not None:
         X[-1, :] = 1
         y[-1] = mines - int(board.mines_mask().sum())

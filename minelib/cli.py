@@ -2,6 +2,7 @@
 
 Bad input prints one line on stderr and exits with status 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,10 +72,13 @@ def _tables(args) -> None:
     strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
-    counts = tables.fill_table(args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine,
-                               max_states=args.max_states)
-    print(f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
-          f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap")
+    counts = tables.fill_table(
+        args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine, max_states=args.max_states
+    )
+    print(
+        f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
+        f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap"
+    )
 
 
 def _play(args) -> None:
@@ -87,13 +91,21 @@ def _play(args) -> None:
     mines = args.mines if args.mines is not None else mines_for_density(size, args.density)
     boards = _read_layouts(args.boards) if args.boards else ()
     games = args.games if args.games is not None else (len(boards) or 10)
-    setting = experiments.Setting(args.player, str(size), mines, games, args.seed, args.first_click,
-                                  args.first, boards)
-    summary = experiments.run(setting, args.results, parallel=not args.serial,
-                              progress=not args.quiet and not args.json)
+    setting = experiments.Setting(args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards)
+    summary = experiments.run(
+        setting, args.results, parallel=not args.serial, progress=not args.quiet and not args.json
+    )
     if args.json:
-        print(json.dumps({"games": summary.games, "wins": summary.wins, "interval": [summary.low, summary.high],
-                          "seconds": dict(zip(("min", "median", "max"), summary.seconds))}))
+        print(
+            json.dumps(
+                {
+                    "games": summary.games,
+                    "wins": summary.wins,
+                    "interval": [summary.low, summary.high],
+                    "seconds": dict(zip(("min", "median", "max"), summary.seconds)),
+                }
+            )
+        )
     else:
         print(f"{args.player} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
 
@@ -122,50 +134,77 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m minelib", description="Exact answers about Minesweeper.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     count = commands.add_parser(
-        "count", help="count the mine layouts consistent with a position",
+        "count",
+        help="count the mine layouts consistent with a position",
         description="Read a board ('.' unopened, 0-8 numbers, 'F' flags; one line per row) "
-                    "and print the exact number of mine layouts consistent with it.")
+        "and print the exact number of mine layouts consistent with it.",
+    )
     _add_position_arguments(count, 'print {"count": N}')
     count.set_defaults(run=_count)
     analysis = commands.add_parser(
-        "analyze", help="exact mine probability of every cell, and the certain cells",
+        "analyze",
+        help="exact mine probability of every cell, and the certain cells",
         description="Read a board and print the number of consistent mine layouts, every unopened "
-                    "cell's exact mine probability (a grid in percent) and the cells that are "
-                    "certainly safe or certainly mines.")
-    _add_position_arguments(analysis, 'print {"count": N, "probabilities": [["p/q" or null, ...], ...], '
-                                      '"safe": [[y, x], ...], "mines": [[y, x], ...]}')
+        "cell's exact mine probability (a grid in percent) and the cells that are "
+        "certainly safe or certainly mines.",
+    )
+    _add_position_arguments(
+        analysis,
+        'print {"count": N, "probabilities": [["p/q" or null, ...], ...], '
+        '"safe": [[y, x], ...], "mines": [[y, x], ...]}',
+    )
     analysis.set_defaults(run=_analyze)
     optimal = commands.add_parser(
-        "optimal", help="exact win probability under optimal play, and every best move",
+        "optimal",
+        help="exact win probability under optimal play, and every best move",
         description="Solve a board from its first click (HxW) or a position (--position FILE) "
-                    "exactly: the win probability under optimal play and every move that achieves it.")
+        "exactly: the win probability under optimal play and every move that achieves it.",
+    )
     optimal.add_argument("size", nargs="?", help="board size HxW, e.g. 4x4")
     optimal.add_argument("--mines", type=int, required=True, help="total number of mines")
-    optimal.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="none",
-                         help="none: the first click may hit a mine (the article's rule); safe: it never "
-                              "does; zero: it and its neighbours are mine-free (default: none)")
+    optimal.add_argument(
+        "--first-click",
+        choices=FIRST_CLICK_RULES,
+        default="none",
+        help="none: the first click may hit a mine (the article's rule); safe: it never "
+        "does; zero: it and its neighbours are mine-free (default: none)",
+    )
     optimal.add_argument("--position", metavar="FILE", help="solve this position instead ('-' for stdin)")
-    optimal.add_argument("--engine", choices=ENGINES, default="auto",
-                         help="compiled: the search compiled by numba (boards of at most 63 cells); python: "
-                              "the pure-Python reference; auto (default): compiled when the board fits and "
-                              f"starts from more than {AUTO_LAYOUTS:,} layouts, else python")
-    optimal.add_argument("--max-states", type=int, default=None,
-                         help="states the memo keeps before it starts afresh (still exact): more is faster on "
-                              "large boards and takes more memory (default "
-                              f"{DEFAULT_MAX_STATES['compiled']:,} compiled, {DEFAULT_MAX_STATES['python']:,} python)")
-    optimal.add_argument("--json", action="store_true",
-                         help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}')
+    optimal.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="auto",
+        help="compiled: the search compiled by numba (boards of at most 63 cells); python: "
+        "the pure-Python reference; auto (default): compiled when the board fits and "
+        f"starts from more than {AUTO_LAYOUTS:,} layouts, else python",
+    )
+    optimal.add_argument(
+        "--max-states",
+        type=int,
+        default=None,
+        help="states the memo keeps before it starts afresh (still exact): more is faster on "
+        "large boards and takes more memory (default "
+        f"{DEFAULT_MAX_STATES['compiled']:,} compiled, {DEFAULT_MAX_STATES['python']:,} python)",
+    )
+    optimal.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"probability": "p/q", "best_moves": [[y, x], ...], "states": n, "seconds": t}',
+    )
     optimal.set_defaults(run=_optimal)
     table = commands.add_parser(
-        "tables", help="fill the SQLite table of optimal play for many boards (resumable)",
+        "tables",
+        help="fill the SQLite table of optimal play for many boards (resumable)",
         description="Solve every board h x w (h <= w <= SIDE, plus STRIPS) for every mine count and rule, "
-                    "easiest first, committing each result as soon as it is known: interrupt and rerun "
-                    "to resume. Entries over the time cap are recorded and retried with a larger cap.")
+        "easiest first, committing each result as soon as it is known: interrupt and rerun "
+        "to resume. Entries over the time cap are recorded and retried with a larger cap.",
+    )
     table.add_argument("--side", type=int, default=4, help="largest side of the square range (default 4)")
     table.add_argument("--strips", default="", help="extra sizes, e.g. 2x6,2x7,3x6")
     table.add_argument("--rules", default=",".join(FIRST_CLICK_RULES), help="first-click rules (default: all)")
-    table.add_argument("--max-layouts", type=int, default=None,
-                       help="skip entries whose starting layout count is larger")
+    table.add_argument(
+        "--max-layouts", type=int, default=None, help="skip entries whose starting layout count is larger"
+    )
     table.add_argument("--cap", type=float, default=None, help="seconds per entry before giving up")
     table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
     table.add_argument("--engine", choices=ENGINES, default="auto", help="as for optimal (default auto)")
@@ -173,27 +212,46 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.set_defaults(run=_tables)
     play = commands.add_parser(
-        "play", help="play seeded games with an automatic player; wins and times",
+        "play",
+        help="play seeded games with an automatic player; wins and times",
         description="Play N seeded games (game i seeded by (SEED, i)) in parallel over all cores and "
-                    "print the wins with a 95% interval and the min / median / max seconds per game. "
-                    "With --results, each finished game is appended to that file: rerun to resume.")
-    play.add_argument("--player", "--solver", dest="player", choices=PLAYERS, default="lookahead",
-                      help="zdd: article 003's player; lookahead: exact analysis with a one-step look-ahead "
-                           "(default); safest: lookahead without its look-ahead (--solver is an old alias)")
+        "print the wins with a 95% interval and the min / median / max seconds per game. "
+        "With --results, each finished game is appended to that file: rerun to resume.",
+    )
+    play.add_argument(
+        "--player",
+        "--solver",
+        dest="player",
+        choices=PLAYERS,
+        default="lookahead",
+        help="zdd: article 003's player; lookahead: exact analysis with a one-step look-ahead "
+        "(default); safest: lookahead without its look-ahead (--solver is an old alias)",
+    )
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")
     play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")
     play.add_argument("--games", type=int, help="number of games (default 10, or every layout of --boards)")
     play.add_argument("--seed", type=int, default=0, help="seed (default 0)")
-    play.add_argument("--first-click", choices=FIRST_CLICK_RULES, default="zero",
-                      help="zero: the first click opens a region (default); safe: it is mine-free; none")
-    play.add_argument("--first", choices=FIRST_CELLS, default="random",
-                      help="where the first click goes (default: a seeded random cell)")
+    play.add_argument(
+        "--first-click",
+        choices=FIRST_CLICK_RULES,
+        default="zero",
+        help="zero: the first click opens a region (default); safe: it is mine-free; none",
+    )
+    play.add_argument(
+        "--first",
+        choices=FIRST_CELLS,
+        default="random",
+        help="where the first click goes (default: a seeded random cell)",
+    )
     play.add_argument("--boards", metavar="FILE", help="replay these layouts ('*' mine, '.' safe; blank lines between)")
     play.add_argument("--results", metavar="FILE", help="append each game here and resume from it")
     play.add_argument("--serial", action="store_true", help="play in this process instead of a process per core")
-    play.add_argument("--json", action="store_true",
-                      help='print {"games": n, "wins": w, "interval": [lo, hi], "seconds": {"min", "median", "max"}}')
+    play.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"games": n, "wins": w, "interval": [lo, hi], "seconds": {"min", "median", "max"}}',
+    )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=_play)
     return parser

@@ -17,6 +17,7 @@ The article's five steps, each class adding one idea to the one before it:
 Beyond the article, ``FrontierCounter`` (see ``minelib.frontier``) splits the
 system into independent components and counts real 16x30 positions exactly.
 """
+
 from __future__ import annotations
 
 from math import comb
@@ -50,7 +51,7 @@ class BruteForceCounter:
         n = X.shape[1]
         if n > 24:
             raise ValueError(f"brute force over {n} variables would take too long (at most 24)")
-        vectors = (np.arange(2 ** n)[:, None] >> np.arange(n)) & 1
+        vectors = (np.arange(2**n)[:, None] >> np.arange(n)) & 1
         return int(np.all(vectors @ X.T == y, axis=1).sum())
 
 

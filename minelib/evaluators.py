@@ -17,6 +17,7 @@ Each answers ``evaluate(board) -> minelib.optimal.Result``, the optimal solver's
 result type: the probability, every best move (the article's cell is the first,
 row by row), every candidate move's value, boards evaluated, seconds, layouts.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,14 +35,14 @@ class _Value(NamedTuple):
     """A board's success probability under optimal play, and its layout count."""
 
     probability: Fraction
-    count: int
+    layouts: int
 
 
 class BaselineEvaluator:
     """The recursion of article 000 as written: every unopened cell, every number 0-8."""
 
     def __init__(self, size: BoardSize | str, mines: int, counter=None):
-        self.size = BoardSize.parse(size) if isinstance(size, str) else size
+        self.size = BoardSize.of(size)
         self.mines = mines
         self.counter = counter or LastSpeedupCounter()
         self.states = 0  # boards evaluated, over all calls
@@ -59,8 +60,14 @@ class BaselineEvaluator:
         total, board, cells = self._choices(board)
         values = self._values(board, cells, total) if total and not won else {}
         probability = max(values.values(), default=Fraction(min(total, 1)))
-        return Result(probability, [c for c, v in values.items() if v == probability], values,
-                      self.states - before, time.perf_counter() - start, total)
+        return Result(
+            probability,
+            [c for c, v in values.items() if v == probability],
+            values,
+            self.states - before,
+            time.perf_counter() - start,
+            total,
+        )
 
     def _choices(self, board: Board) -> tuple[int, Board, list[Cell]]:
         """The layout count, the board to click on, and the cells worth clicking."""
@@ -118,8 +125,8 @@ class EfficientEvaluator(BaselineEvaluator):
         value = Fraction(0)
         for n in self._numbers(board, cell):
             child = self._evaluate(board.with_value(cell, n))
-            if child.count:
-                value += child.probability * Fraction(child.count, total)
+            if child.layouts:
+                value += child.probability * Fraction(child.layouts, total)
         return value
 
     def _numbers(self, board: Board, cell: Cell) -> range:

@@ -8,6 +8,7 @@ over all cores; a Dask cluster works the same way through
 once as one JSON line to the results file, so an interrupted run loses nothing
 and resumes where it stopped.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,10 +33,14 @@ ARTICLE_SIZES = (20, 40, 60, 80)
 ARTICLE_DENSITIES = (0.1, 0.2)
 ARTICLE_GAMES = 50
 ARTICLE_RESULTS = {
-    (20, 0.1): (47, (0.012, 0.016, 0.042)), (40, 0.1): (47, (0.064, 0.076, 0.110)),
-    (60, 0.1): (49, (0.156, 0.191, 0.290)), (80, 0.1): (46, (0.351, 0.424, 0.757)),
-    (20, 0.2): (36, (0.002, 0.035, 0.128)), (40, 0.2): (17, (0.004, 0.243, 1.121)),
-    (60, 0.2): (13, (0.005, 1.400, 23.505)), (80, 0.2): (8, (0.006, 5.275, 74.303)),
+    (20, 0.1): (47, (0.012, 0.016, 0.042)),
+    (40, 0.1): (47, (0.064, 0.076, 0.110)),
+    (60, 0.1): (49, (0.156, 0.191, 0.290)),
+    (80, 0.1): (46, (0.351, 0.424, 0.757)),
+    (20, 0.2): (36, (0.002, 0.035, 0.128)),
+    (40, 0.2): (17, (0.004, 0.243, 1.121)),
+    (60, 0.2): (13, (0.005, 1.400, 23.505)),
+    (80, 0.2): (8, (0.006, 5.275, 74.303)),
 }
 # The standard levels, and the first-click settings they are played with.
 LEVELS = {"beginner": ("9x9", 10), "intermediate": ("16x16", 40), "expert": ("16x30", 99)}
@@ -102,7 +107,7 @@ class Summary:
     wins: int
     low: float
     high: float
-    seconds: tuple[float, float, float]           # min, median, max over all games
+    seconds: tuple[float, float, float]  # min, median, max over all games
     won_seconds: tuple[float, float, float] | None  # the same over won games
 
     @property
@@ -111,8 +116,10 @@ class Summary:
 
     def __str__(self) -> str:
         low, mid, high = self.seconds
-        return (f"{self.wins}/{self.games} won ({self.rate:.1%}, 95% interval {self.low:.1%}-{self.high:.1%}); "
-                f"seconds per game min {low:.3f} median {mid:.3f} max {high:.3f}")
+        return (
+            f"{self.wins}/{self.games} won ({self.rate:.1%}, 95% interval {self.low:.1%}-{self.high:.1%}); "
+            f"seconds per game min {low:.3f} median {mid:.3f} max {high:.3f}"
+        )
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
@@ -144,7 +151,8 @@ def play_one(setting: Setting, index: int) -> dict:
 
 def load(path: Path | str, setting: Setting) -> dict[int, dict]:
     """The games of ``setting`` already in the results file, by index (torn last lines skipped)."""
-    path, key, games = Path(path), setting.key(), {}
+    path, key = Path(path), setting.key()
+    games: dict[int, dict] = {}
     if not path.exists():
         return games
     for line in path.read_text(encoding="utf-8").splitlines():
@@ -167,8 +175,13 @@ def _current_key(key: str | None) -> str | None:
     return json.dumps(fields, sort_keys=True)
 
 
-def run(setting: Setting, results: Path | str | None = None, executor: Executor | None = None,
-        parallel: bool = True, progress: bool = True) -> Summary:
+def run(
+    setting: Setting,
+    results: Path | str | None = None,
+    executor: Executor | None = None,
+    parallel: bool = True,
+    progress: bool = True,
+) -> Summary:
     """Play the setting's games not yet in ``results`` and summarize all of them.
 
     Games go to ``executor``; without one, to a process pool over all cores, or
@@ -179,8 +192,12 @@ def run(setting: Setting, results: Path | str | None = None, executor: Executor 
     own = executor is None and parallel and len(todo) > 1
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
-    bar = tqdm(total=setting.games, initial=len(done), disable=not progress,
-               desc=f"{setting.player} {setting.size}/{setting.mines}")
+    bar = tqdm(
+        total=setting.games,
+        initial=len(done),
+        disable=not progress,
+        desc=f"{setting.player} {setting.size}/{setting.mines}",
+    )
     try:
         for entry in _finished(setting, todo, executor):
             done[entry["index"]] = entry
@@ -189,7 +206,7 @@ def run(setting: Setting, results: Path | str | None = None, executor: Executor 
             bar.update()
     finally:
         bar.close()
-        if own:
+        if own and executor is not None:
             executor.shutdown(cancel_futures=True)
     return summarize(list(done.values()))
 
@@ -219,8 +236,13 @@ def summarize(entries: list[dict]) -> Summary:
         raise ValueError("no games to summarize")
     wins = sum(e["won"] for e in entries)
     won = [e["seconds"] for e in entries if e["won"]]
-    return Summary(len(entries), wins, *wilson_interval(wins, len(entries)),
-                   _spread([e["seconds"] for e in entries]), _spread(won) if won else None)
+    return Summary(
+        len(entries),
+        wins,
+        *wilson_interval(wins, len(entries)),
+        _spread([e["seconds"] for e in entries]),
+        _spread(won) if won else None,
+    )
 
 
 def _spread(values: list[float]) -> tuple[float, float, float]:
@@ -257,16 +279,27 @@ def article_rows(results: Path | str, players=ARTICLE_PLAYERS, games: int = ARTI
         for side in ARTICLE_SIZES:
             ours = {name: stored_summary(results, article_setting(name, side, density, games)) for name in players}
             wins, (_, median, _) = ARTICLE_RESULTS[side, density]
-            rows.append({"board": f"{side}x{side}", "mines": f"{density:.0%}", "article wins": wins,
-                         **{f"{name} wins": s.wins for name, s in ours.items()},
-                         "article s": median, **{f"{name} s": s.seconds[1] for name, s in ours.items()}})
+            rows.append(
+                {
+                    "board": f"{side}x{side}",
+                    "mines": f"{density:.0%}",
+                    "article wins": wins,
+                    **{f"{name} wins": s.wins for name, s in ours.items()},
+                    "article s": median,
+                    **{f"{name} s": s.seconds[1] for name, s in ours.items()},
+                }
+            )
     return rows
 
 
 def level_summaries(results: Path | str, players, games: int) -> dict[tuple[str, str, str, str], Summary]:
     """(level, rule, first cell, player) -> the summary of that setting's stored games."""
-    return {(level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
-            for level in LEVELS for rule, first in LEVEL_FIRST_CLICKS for name in players}
+    return {
+        (level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
+        for level in LEVELS
+        for rule, first in LEVEL_FIRST_CLICKS
+        for name in players
+    }
 
 
 def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict]:
@@ -278,10 +311,22 @@ def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict
     return list(rows.values())
 
 
-def density_curves(results: Path | str, players, size: str, densities, games: int, seed: int = 2025,
-                   first_click: str = "zero", first: str = "center") -> dict[str, list[Summary]]:
+def density_curves(
+    results: Path | str,
+    players,
+    size: str,
+    densities,
+    games: int,
+    seed: int = 2025,
+    first_click: str = "zero",
+    first: str = "center",
+) -> dict[str, list[Summary]]:
     """Player -> one summary per mine density (games not yet in ``results`` are played and added)."""
     cells = BoardSize.parse(size).n_cells
-    return {name: [run(Setting(name, size, round(cells * d), games, seed, first_click, first), results,
-                       progress=False) for d in densities]
-            for name in players}
+    return {
+        name: [
+            run(Setting(name, size, round(cells * d), games, seed, first_click, first), results, progress=False)
+            for d in densities
+        ]
+        for name in players
+    }

@@ -12,6 +12,7 @@ only the total-mine row sees them all. So:
 5. the component polynomials are multiplied and meet the total row, the
    unconstrained columns weighted by comb(free, mines left).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -32,7 +33,7 @@ class Component:
     rows: tuple[tuple[int, ...], ...]
     targets: tuple[int, ...]
     columns: tuple[tuple[int, ...], ...]  # the original columns of each group
-    row_ids: tuple[int, ...] = ()         # the original rows its rows were made from
+    row_ids: tuple[int, ...] = ()  # the original rows its rows were made from
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def _component(members, group_columns, rows_of_group, y_local, original_rows, so
 
 def narrow_order(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...]) -> list[int]:
     """An order of the groups that keeps few rows open at once (greedy)."""
-    rows_of = [[] for _ in sizes]
+    rows_of: list[list[int]] = [[] for _ in sizes]
     for r, groups in enumerate(rows):
         for g in groups:
             rows_of[g].append(r)
@@ -155,8 +156,10 @@ def narrow_order(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...]) -> l
         if not candidates:  # only when the rows do not link every group
             candidates = {min(todo)}
         # Prefer the group that opens the fewest new rows and closes the most.
-        g = min(candidates, key=lambda g: (
-            sum(not opened[r] for r in rows_of[g]) - sum(left[r] == 1 for r in rows_of[g]), g))
+        g = min(
+            candidates,
+            key=lambda g: (sum(not opened[r] for r in rows_of[g]) - sum(left[r] == 1 for r in rows_of[g]), g),
+        )
         candidates.discard(g)
         todo.discard(g)
         order.append(g)
@@ -175,9 +178,9 @@ class Step:
     group: int
     size: int
     new_targets: tuple[int, ...]  # targets of the rows this group opens
-    touched: tuple[int, ...]      # positions, in the state, of the rows that see the group
-    room: tuple[int, ...]         # cells those rows still have after this group
-    keep: tuple[int, ...]         # positions of the rows still open after this group
+    touched: tuple[int, ...]  # positions, in the state, of the rows that see the group
+    room: tuple[int, ...]  # cells those rows still have after this group
+    keep: tuple[int, ...]  # positions of the rows still open after this group
 
     def moves(self, state: tuple[int, ...]):
         """(ones placed, ways, next state) for each way to fill the group from ``state``."""
@@ -214,9 +217,16 @@ def plan(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...], targets: tup
         for r in rows_of[g]:
             capacity[r] -= sizes[g]
         keep = tuple(k for k, r in enumerate(active_after) if last[r] != i)
-        steps.append(Step(g, sizes[g], tuple(targets[r] for r in new_rows),
-                          tuple(active_after.index(r) for r in rows_of[g]),
-                          tuple(capacity[r] for r in rows_of[g]), keep))
+        steps.append(
+            Step(
+                g,
+                sizes[g],
+                tuple(targets[r] for r in new_rows),
+                tuple(active_after.index(r) for r in rows_of[g]),
+                tuple(capacity[r] for r in rows_of[g]),
+                keep,
+            )
+        )
         active = [active_after[k] for k in keep]
     return steps
 
@@ -254,10 +264,12 @@ class ComponentDP:
         A backward pass: ``value[state][a]`` is the weighted number of ways to
         finish from ``state`` when ``a`` ones are already used.
         """
-        value = {(): defaultdict(int, {k: weight.get(k, 0) for k in self.polynomial()})}
+        value: dict[tuple[int, ...], defaultdict[int, int]] = {
+            (): defaultdict(int, {k: weight.get(k, 0) for k in self.polynomial()})
+        }
         per_group = [0] * len(self.steps)
         for step, layer, edges in zip(reversed(self.steps), reversed(self.layers[:-1]), reversed(self.edges)):
-            current = {state: defaultdict(int) for state in layer}
+            current: dict[tuple[int, ...], defaultdict[int, int]] = {state: defaultdict(int) for state in layer}
             in_group = 0
             for state, j, ways, nxt in edges:
                 after, before, here = value.get(nxt), layer[state], current[state]
@@ -274,8 +286,9 @@ class ComponentDP:
 
 
 @lru_cache(maxsize=200_000)
-def component_polynomial(sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...],
-                         targets: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+def component_polynomial(
+    sizes: tuple[int, ...], rows: tuple[tuple[int, ...], ...], targets: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
     """The ways to satisfy a component, by ones used, as sorted (ones, ways) pairs."""
     return tuple(sorted(ComponentDP(sizes, rows, targets).polynomial().items()))
 
@@ -301,6 +314,7 @@ def count(X: np.ndarray, y: np.ndarray) -> int:
     product = multiply(component_polynomial(c.sizes, c.rows, c.targets) for c in parts.components)
     free = len(parts.free)
     if parts.total is None:
-        return sum(product.values()) * 2 ** free
-    return sum(ways * comb(free, parts.total - ones)
-               for ones, ways in product.items() if 0 <= parts.total - ones <= free)
+        return sum(product.values()) * 2**free
+    return sum(
+        ways * comb(free, parts.total - ones) for ones, ways in product.items() if 0 <= parts.total - ones <= free
+    )

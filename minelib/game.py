@@ -14,6 +14,7 @@ is). A fixed layout can be loaded from a picture (``*`` mine, ``.`` safe) to
 replay datasets. Cells are ``(y, x)``; inside, the engine uses flat cell ids and
 plain lists, which keeps a whole 80x80 game in Python fast.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -59,8 +60,10 @@ def check_rule(size: BoardSize, mines: int, rule: str) -> None:
         raise ValueError(f"the number of mines must be a non-negative integer, got {mines!r}")
     kept_free = {"none": 0, "safe": 1, "zero": max(1 + len(n) for n in neighbour_ids(size))}[rule]
     if mines > size.n_cells - kept_free:
-        raise ValueError(f"{mines} mines do not fit on {size} with the {rule!r} first-click rule "
-                         f"(at most {max(size.n_cells - kept_free, 0)})")
+        raise ValueError(
+            f"{mines} mines do not fit on {size} with the {rule!r} first-click rule "
+            f"(at most {max(size.n_cells - kept_free, 0)})"
+        )
 
 
 def mines_for_density(size: BoardSize, density: float) -> int:
@@ -92,8 +95,9 @@ def layout_picture(layout: np.ndarray) -> str:
 class Game:
     """One game of Minesweeper: a hidden layout, the player's view, and the status."""
 
-    def __init__(self, size: BoardSize, mines: int, first_click: str = "zero", seed=None,
-                 layout: np.ndarray | None = None):
+    def __init__(
+        self, size: BoardSize, mines: int, first_click: str = "zero", seed=None, layout: np.ndarray | None = None
+    ):
         check_rule(size, mines, first_click)
         self.size, self.mines, self.first_click = size, int(mines), first_click
         self._rng = np.random.default_rng(seed)
@@ -101,7 +105,8 @@ class Game:
         self._values = [UNOPENED] * size.n_cells
         self._mine: list[bool] | None = None
         self._numbers: list[int] | None = None
-        self.status, self.first, self.opened, self.flags = PLAYING, None, 0, 0
+        self.first: Cell | None = None
+        self.status, self.opened, self.flags = PLAYING, 0, 0
         if layout is not None:
             self._place(np.asarray(layout, dtype=bool))
 
@@ -117,6 +122,7 @@ class Game:
         """A game whose view is ``board``, with no layout behind it: for asking a solver
         what it would do in a position (checked by ``analyze``); it cannot be opened."""
         from minelib.analysis import analyze
+
         analyze(board, mines)
         game = cls(board.size, mines, "none")
         game._values = board.values.ravel().astype(int).tolist()
@@ -138,8 +144,13 @@ class Game:
         self._numbers = [sum(self._mine[n] for n in around) for around in self._neighbours]
 
     def _place_at_random(self, first: int) -> None:
-        banned = {first, *self._neighbours[first]} if self.first_click == "zero" else \
-            {first} if self.first_click == "safe" else set()
+        banned = (
+            {first, *self._neighbours[first]}
+            if self.first_click == "zero"
+            else {first}
+            if self.first_click == "safe"
+            else set()
+        )
         allowed = [c for c in range(self.size.n_cells) if c not in banned]
         layout = np.zeros(self.size.n_cells, dtype=bool)
         layout[[allowed[k] for k in self._rng.choice(len(allowed), self.mines, replace=False)]] = True
@@ -179,7 +190,7 @@ class Game:
     # --- moves ----------------------------------------------------------------
 
     def _id(self, cell: Cell) -> int:
-        if tuple(cell) not in self.size:
+        if (cell[0], cell[1]) not in self.size:
             raise ValueError(f"cell {tuple(cell)} is outside the {self.size} board")
         return self.size.cell_id(cell)
 
@@ -201,7 +212,7 @@ class Game:
                 self._place_at_random(start)
             elif not self._rule_holds(start):
                 raise ValueError(f"the first click {self.first} breaks the {self.first_click!r} rule on this layout")
-        if self._mine is None:
+        if self._mine is None or self._numbers is None:
             raise ValueError("this game only shows a position; it has no mines to open")
         if self._mine[start]:
             self.status = LOST
@@ -222,6 +233,7 @@ class Game:
         return opened
 
     def _rule_holds(self, first: int) -> bool:
+        assert self._mine is not None and self._numbers is not None, "the layout is placed"
         if self.first_click == "zero":
             return not self._mine[first] and self._numbers[first] == 0
         return self.first_click == "none" or not self._mine[first]
@@ -248,5 +260,7 @@ class Game:
         return [self.size.cell_at(c) for c in range(self.size.n_cells) if self._rule_holds(c)]
 
     def __repr__(self) -> str:
-        return (f"Game({self.size}, mines={self.mines}, first_click={self.first_click!r}, "
-                f"status={self.status!r}, opened={self.opened})")
+        return (
+            f"Game({self.size}, mines={self.mines}, first_click={self.first_click!r}, "
+            f"status={self.status!r}, opened={self.opened})"
+        )

@@ -38,6 +38,7 @@ others: numba's on-disk cache (``cache=True``) checks only the file of the
 function it caches, so a change in another module called from here would be
 missed by the cached kernel (numba#8396, not merged).
 """
+
 from __future__ import annotations
 
 import threading
@@ -52,10 +53,31 @@ ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS = range(5)
 # entries[e]: where its key lies in the pool, its value, and what it is
 START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
 # frames[d]: a state being searched (its layouts lie in the arena), its moves, the move being summed
-(LO, SIZE, CAP, OPENED, MOVES, N_MOVES, NEXT, BEST, SKIPPED, THRESHOLD, BUF, ENDS, BOUNDS, ORDER,
- GROUPS, AT, LEFT, TOTAL, CHILD_CAP, TOP, FRAME_FIELDS) = range(21)
+(
+    LO,
+    SIZE,
+    CAP,
+    OPENED,
+    MOVES,
+    N_MOVES,
+    NEXT,
+    BEST,
+    SKIPPED,
+    THRESHOLD,
+    BUF,
+    ENDS,
+    BOUNDS,
+    ORDER,
+    GROUPS,
+    AT,
+    LEFT,
+    TOTAL,
+    CHILD_CAP,
+    TOP,
+    FRAME_FIELDS,
+) = range(21)
 
-_JIT = dict(cache=True, nogil=True)
+_JIT: dict = dict(cache=True, nogil=True)
 
 
 @njit(inline="always")
@@ -105,8 +127,11 @@ def _make_room(length, slots, entries, pool, meta):
     even an empty table cannot hold them."""
     if 2 * length > len(pool) or len(entries) < 8:
         return False
-    if (meta[ENTRIES] + 2 > len(entries) or 2 * (meta[ENTRIES] + 2) > len(slots)
-            or meta[POOL_USED] + 2 * length > len(pool)):
+    if (
+        meta[ENTRIES] + 2 > len(entries)
+        or 2 * (meta[ENTRIES] + 2) > len(slots)
+        or meta[POOL_USED] + 2 * length > len(pool)
+    ):
         slots[:] = -1
         meta[ENTRIES] = 0
         meta[POOL_USED] = 0
@@ -121,7 +146,7 @@ def _insert(state, h, value, exact, target, slots, entries, pool, meta):
     meta[ENTRIES] += 1
     start = meta[POOL_USED]
     n = len(state)
-    pool[start:start + n] = state
+    pool[start : start + n] = state
     meta[POOL_USED] += n
     entries[e, START] = start
     entries[e, LENGTH] = n
@@ -324,7 +349,7 @@ def _grow(arena, need):
     if need <= len(arena):
         return arena
     bigger = np.empty(max(2 * len(arena), need), np.int64)
-    bigger[:len(arena)] = arena
+    bigger[: len(arena)] = arena
     return bigger
 
 
@@ -347,7 +372,7 @@ def _push_moves(arena, top, lo, n, cells):
                     safe += 1
             arena[top + k] = -(safe * 64 + i)  # ascending: safest first, then the higher cell
             k += 1
-    arena[top:top + k].sort()
+    arena[top : top + k].sort()
     return k
 
 
@@ -388,7 +413,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         f = frames[d]
         if phase == 0:  # a new state: list its moves
             arena = _grow(arena, top + cells)
-            f[OPENED] = full & ~_union(arena[f[LO]:f[LO] + f[SIZE]])
+            f[OPENED] = full & ~_union(arena[f[LO] : f[LO] + f[SIZE]])
             f[MOVES] = top
             f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], cells)
             top += f[N_MOVES]
@@ -410,8 +435,18 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             size = f[SIZE]
             arena = _grow(arena, top + 4 * size + 4)
             f[BUF], f[ENDS] = top, top + size
-            _, groups = _outcomes(arena[f[LO]:f[LO] + size], cell, f[OPENED], full, neighbours,
-                                        arena[top:top + size], arena[top + size:top + 2 * size], scratch, stack, small)
+            _, groups = _outcomes(
+                arena[f[LO] : f[LO] + size],
+                cell,
+                f[OPENED],
+                full,
+                neighbours,
+                arena[top : top + size],
+                arena[top + size : top + 2 * size],
+                scratch,
+                stack,
+                small,
+            )
             f[GROUPS] = groups
             f[BOUNDS], f[ORDER] = top + 2 * size, top + 3 * size
             top += 4 * size
@@ -425,7 +460,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             if bound <= f[THRESHOLD]:
                 f[SKIPPED] = max(f[SKIPPED], bound)
                 continue
-            arena[f[ORDER]:f[ORDER] + groups] = np.argsort(-arena[f[BOUNDS]:f[BOUNDS] + groups], kind="mergesort")
+            arena[f[ORDER] : f[ORDER] + groups] = np.argsort(-arena[f[BOUNDS] : f[BOUNDS] + groups], kind="mergesort")
             f[AT], f[LEFT], f[TOTAL] = 0, bound, 0
             phase = 2
         elif phase == 2:  # the next outcome of the move being summed
@@ -456,10 +491,19 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         else:  # this frame's result
             if d == 0:
                 return value
-            state_here = arena[f[LO]:f[LO] + f[SIZE]]
+            state_here = arena[f[LO] : f[LO] + f[SIZE]]
             meta[SOLVED] += 1
-            _store(state_here, _hash(state_here), _canonical(state_here, tables, work), value, exact,
-                   slots, entries, pool, meta)
+            _store(
+                state_here,
+                _hash(state_here),
+                _canonical(state_here, tables, work),
+                value,
+                exact,
+                slots,
+                entries,
+                pool,
+                meta,
+            )
             top = f[MOVES]
             d -= 1
             phase = 3
@@ -510,8 +554,19 @@ class CompiledEngine:
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """The exact win count of opening cell i (``opened``: cells already open)."""
         state = np.fromiter(layouts, np.int64, len(layouts))
-        return self._run(click, state, i, opened, self._full, self._neighbours, self._tables,
-                         self._slots, self._entries, self._pool, self._meta)
+        return self._run(
+            click,
+            state,
+            i,
+            opened,
+            self._full,
+            self._neighbours,
+            self._tables,
+            self._slots,
+            self._entries,
+            self._pool,
+            self._meta,
+        )
 
     def _run(self, function, *args) -> int:
         """Run the kernel in a thread, so that a time cap or Ctrl-C can stop it."""
@@ -549,7 +604,7 @@ def _symmetry_tables(geometry: Geometry) -> np.ndarray:
     tables = np.zeros((len(geometry.chunk_tables), chunks, 256), np.int64)
     for t, per_chunk in enumerate(geometry.chunk_tables):
         for c, table in enumerate(per_chunk):
-            tables[t, c, :len(table)] = table
+            tables[t, c, : len(table)] = table
     return tables
 
 

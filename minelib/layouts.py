@@ -6,6 +6,7 @@ is a set of such layouts; ``Geometry.canonical`` gives each set one key under th
 board's rotations and reflections (the minlex idea of article 004, pruned: only
 symmetries that reach the smallest first element are compared in full).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -68,11 +69,19 @@ class Geometry:
 def _symmetries(size: BoardSize) -> list[tuple[int, ...]]:
     """Cell permutations of the rectangle (4) or the square (8); the identity first."""
     h, w = size.height, size.width
-    maps = [lambda y, x: (y, x), lambda y, x: (h - 1 - y, x),
-            lambda y, x: (y, w - 1 - x), lambda y, x: (h - 1 - y, w - 1 - x)]
+    maps = [
+        lambda y, x: (y, x),
+        lambda y, x: (h - 1 - y, x),
+        lambda y, x: (y, w - 1 - x),
+        lambda y, x: (h - 1 - y, w - 1 - x),
+    ]
     if h == w:
-        maps += [lambda y, x: (x, y), lambda y, x: (w - 1 - x, y),
-                 lambda y, x: (x, h - 1 - y), lambda y, x: (w - 1 - x, h - 1 - y)]
+        maps += [
+            lambda y, x: (x, y),
+            lambda y, x: (w - 1 - x, y),
+            lambda y, x: (x, h - 1 - y),
+            lambda y, x: (w - 1 - x, h - 1 - y),
+        ]
     perms = {tuple(size.cell_id(f(*size.cell_at(i))) for i in range(size.n_cells)) for f in maps}
     identity = tuple(range(size.n_cells))
     return [identity] + sorted(perms - {identity})
@@ -82,7 +91,7 @@ def _chunk_tables(perm: tuple[int, ...]) -> list[list[int]]:
     """For each 8-bit chunk of a mask, the image of every chunk value under ``perm``."""
     tables = []
     for start in range(0, len(perm), 8):
-        bits = perm[start:start + 8]
+        bits = perm[start : start + 8]
         tables.append([sum(1 << bits[k] for k in range(len(bits)) if v >> k & 1) for v in range(1 << len(bits))])
     return tables
 
@@ -101,8 +110,10 @@ SOLVER_LAYOUTS = 3_000_000  # the most layouts an exact search may start from (m
 def check_layout_count(count: int, what: str) -> None:
     """Raise ValueError when a search would start from more layouts than the solver can hold."""
     if count > SOLVER_LAYOUTS:
-        raise ValueError(f"{what} has {count:.3g} possible layouts; the exact solver starts from at most "
-                         f"{SOLVER_LAYOUTS:,} (try a smaller board or fewer mines)")
+        raise ValueError(
+            f"{what} has {count:.3g} possible layouts; the exact solver starts from at most "
+            f"{SOLVER_LAYOUTS:,} (try a smaller board or fewer mines)"
+        )
 
 
 def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:

@@ -16,6 +16,7 @@ engine         where                                  boards
 Both engines have one method, ``click(layouts, i, opened) -> wins``, and the
 counters ``solved`` and ``clears``; ``max_states`` bounds both memos alike.
 """
+
 from __future__ import annotations
 
 import time
@@ -42,26 +43,39 @@ class Result:
     """The exact answer for a board or a position (the optimal solver's, and the article's evaluators')."""
 
     probability: Fraction
-    best_moves: list[Cell]              # every move of the highest value, row by row
-    move_values: dict[Cell, Fraction]   # every candidate move's win probability
-    states: int                         # states solved (searched, not looked up)
+    best_moves: list[Cell]  # every move of the highest value, row by row
+    move_values: dict[Cell, Fraction]  # every candidate move's win probability
+    states: int  # states solved (searched, not looked up)
     seconds: float
-    layouts: int                        # the layouts the probability is over: those of the position, or
-                                        # those the first-click rule allows for the first best move
+    layouts: int  # the layouts the probability is over: those of the position, or
+    # those the first-click rule allows for the first best move
 
     def to_json(self) -> dict:
         """Every field, JSON-ready: probabilities as "p/q", moves as [y, x] pairs, move values by "y,x"."""
-        return {"probability": str(self.probability), "best_moves": [list(c) for c in self.best_moves],
-                "move_values": {f"{y},{x}": str(v) for (y, x), v in self.move_values.items()},
-                "states": self.states, "seconds": round(self.seconds, 6), "layouts": self.layouts}
+        return {
+            "probability": str(self.probability),
+            "best_moves": [list(c) for c in self.best_moves],
+            "move_values": {f"{y},{x}": str(v) for (y, x), v in self.move_values.items()},
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "layouts": self.layouts,
+        }
 
 
 class Engine(Protocol):
     """What ``OptimalSolver`` asks of an engine."""
 
     name: str
-    solved: int  # states solved, over all calls
-    clears: int  # times the memo was full and started afresh
+
+    @property
+    def solved(self) -> int:
+        """States solved, over all calls."""
+        ...
+
+    @property
+    def clears(self) -> int:
+        """Times the memo was full and started afresh."""
+        ...
 
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """How many of ``layouts`` optimal play wins after opening cell i (``opened``: cells already open)."""
@@ -70,13 +84,14 @@ class Engine(Protocol):
 
 ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
-COMPILED_CELLS = 63   # the compiled engine's layouts are int64 bitmasks
+COMPILED_CELLS = 63  # the compiled engine's layouts are int64 bitmasks
 # States a memo keeps before it starts afresh (still exact), by engine: a Python state costs far more memory.
 DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 2_000_000}
 
 
-def make_engine(geometry: Geometry, mines: int, engine: str = "auto", symmetry: bool = True,
-                max_states: int | None = None) -> Engine:
+def make_engine(
+    geometry: Geometry, mines: int, engine: str = "auto", symmetry: bool = True, max_states: int | None = None
+) -> Engine:
     """The engine for a board: ``python``, ``compiled``, or ``auto``: compiled when the board has at most
     ``COMPILED_CELLS`` cells and more than ``AUTO_LAYOUTS`` starting layouts, else python."""
     if engine not in ENGINES:
@@ -96,9 +111,15 @@ def make_engine(geometry: Geometry, mines: int, engine: str = "auto", symmetry: 
 class OptimalSolver:
     """Optimal play on one board size and mine count; the engine's memo is kept between calls."""
 
-    def __init__(self, size: BoardSize | str, mines: int, engine: str = "auto", symmetry: bool = True,
-                 max_states: int | None = None):
-        self.size = BoardSize.parse(size) if isinstance(size, str) else size
+    def __init__(
+        self,
+        size: BoardSize | str,
+        mines: int,
+        engine: str = "auto",
+        symmetry: bool = True,
+        max_states: int | None = None,
+    ):
+        self.size = BoardSize.of(size)
         check_mines(Board.unopened(self.size), mines)
         if mines == self.size.n_cells:
             raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
@@ -167,8 +188,9 @@ class OptimalSolver:
         for cell in board.unopened_cells():
             yield cell, Fraction(self.engine.click(layouts, self.size.cell_id(cell), opened), len(layouts))
 
-    def _result(self, values: dict[Cell, Fraction], start: float, before: int,
-                layouts: int | dict[Cell, int]) -> Result:
+    def _result(
+        self, values: dict[Cell, Fraction], start: float, before: int, layouts: int | dict[Cell, int]
+    ) -> Result:
         """The result of move values; ``layouts``: the layouts behind every value, or behind each move's."""
         values = dict(sorted(values.items()))
         best = max(values.values(), default=Fraction(1))
@@ -218,5 +240,16 @@ def solve(size: BoardSize | str, mines: int, first_click: str = "none", engine: 
     return OptimalSolver(size, mines, engine).first_move(first_click)
 
 
-__all__ = ["AUTO_LAYOUTS", "COMPILED_CELLS", "DEFAULT_MAX_STATES", "ENGINES", "POSITION_CELLS", "Engine",
-           "OptimalSolver", "Result", "make_engine", "solve", "strategy_tree"]
+__all__ = [
+    "AUTO_LAYOUTS",
+    "COMPILED_CELLS",
+    "DEFAULT_MAX_STATES",
+    "ENGINES",
+    "POSITION_CELLS",
+    "Engine",
+    "OptimalSolver",
+    "Result",
+    "make_engine",
+    "solve",
+    "strategy_tree",
+]

@@ -3,6 +3,7 @@
 They share no code with what they check: ``layouts`` reads the numbers straight
 off the board instead of going through ``to_constraints``.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -55,6 +56,7 @@ def mine_counts(board: Board, mines: int) -> tuple[int, dict[Cell, int]]:
 # A state is (possible layouts, opened cells); a move opens any unopened cell that
 # is not a mine in every layout. No free openings, bounds, symmetry or win counts.
 
+
 def _outcomes(size, state, cell):
     layouts, opened = state
     by_number: dict[int, set] = {}
@@ -62,8 +64,7 @@ def _outcomes(size, state, cell):
         if cell not in layout:
             number = sum(n in layout for n in size.neighbours(cell))
             by_number.setdefault(number, set()).add(layout)
-    return [(Fraction(len(group), len(layouts)), (frozenset(group), opened | {cell}))
-            for group in by_number.values()]
+    return [(Fraction(len(group), len(layouts)), (frozenset(group), opened | {cell})) for group in by_number.values()]
 
 
 def _minimax(size, state, cache):

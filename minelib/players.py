@@ -23,6 +23,7 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   look-ahead (ties broken by fewest unopened neighbours), to measure what the
   look-ahead buys.
 """
+
 from __future__ import annotations
 
 import time
@@ -60,7 +61,8 @@ class _Player:
     """What both players share: the game, a move log, and opening / flagging by cell id."""
 
     def __init__(self, game: Game, log: bool):
-        self.game, self.size, self.log = game, game.size, [] if log else None
+        self.log: list[Move] | None = [] if log else None
+        self.game, self.size = game, game.size
         self.neighbours = neighbour_ids(game.size)
         self.values = game._values  # the live view: read only here
         self.guesses = 0
@@ -169,8 +171,11 @@ class _ZDDRun(_Player):
             raise ImpossiblePosition("no mine layout fits the position")
         items, flags = self.zdd.items(self.family), self.zdd.flags(self.family)
         moves = [Move("flag", self.size.cell_at(self.cell_of[v]), True, Fraction(1)) for v in sorted(flags)]
-        moves += [Move("open", self.size.cell_at(c), True, Fraction(0))
-                  for c, v in sorted(self.var_of.items()) if v not in items]
+        moves += [
+            Move("open", self.size.cell_at(c), True, Fraction(0))
+            for c, v in sorted(self.var_of.items())
+            if v not in items
+        ]
         if m and set(self.zdd.sizes(self.family)) == {b}:  # all mines left are on the frontier
             moves += [Move("open", self.size.cell_at(c), True, Fraction(0)) for c in self.interior()]
         return moves or [self.guess(b, m)]
@@ -188,8 +193,10 @@ class _ZDDRun(_Player):
         """
         by_size = self.zdd.sizes(self.family)
         total = sum(n * choose(m, b - k) for k, n in by_size.items())
-        danger = {self.cell_of[v]: sum(n * choose(m, b - k) for k, n in per.items())
-                  for v, per in self.zdd.danger(self.family).items()}
+        danger = {
+            self.cell_of[v]: sum(n * choose(m, b - k) for k, n in per.items())
+            for v, per in self.zdd.danger(self.family).items()
+        }
         for c in self.var_of:
             danger.setdefault(c, 0)
         if m:
@@ -233,7 +240,7 @@ class LookaheadPlayer:
 class _LookaheadRun(_Player):
     def __init__(self, game: Game, log: bool, player: LookaheadPlayer):
         super().__init__(game, log)
-        self.player, self.queue = player, set()
+        self.player, self.queue = player, set[int]()
 
     def play(self, first: Cell) -> None:
         self.opened(self.open(self.size.cell_id(first), certain=False))
@@ -291,8 +298,9 @@ class _LookaheadRun(_Player):
         board, mines = Board(self.game.values), self.game.mines
         result = analyze(board, mines)
         if result.certain_safe or result.certain_mines:
-            return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + \
-                   [Move("open", c, True, Fraction(0)) for c in result.certain_safe]
+            return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
+                Move("open", c, True, Fraction(0)) for c in result.certain_safe
+            ]
         if result.count <= self.player.endgame_layouts and board.size.n_cells <= POSITION_CELLS:
             return [self.endgame(board, mines, result)]
         return [self.guess(board, mines, result)]
@@ -309,7 +317,7 @@ class _LookaheadRun(_Player):
             cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(board, c), c))
             return Move("open", cell, False, best)
         ranked = sorted(risk, key=lambda c: (risk[c], self._unopened_around(board, c), c))
-        candidates = [c for c in ranked if risk[c] <= best + self.player.tolerance][:self.player.lookahead]
+        candidates = [c for c in ranked if risk[c] <= best + self.player.tolerance][: self.player.lookahead]
         if len(candidates) == 1:
             return Move("open", candidates[0], False, best)
         score = {c: self.progress(board, mines, c, result.count) for c in candidates}

@@ -3,6 +3,7 @@
 The same figure saved twice gives the same bytes: fixed rcParams, a fixed
 ``svg.hashsalt``, and no dates or version strings in the metadata.
 """
+
 from __future__ import annotations
 
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-STYLE = {
+STYLE: dict = {
     "figure.figsize": (7.0, 4.0),
     "figure.dpi": 100,
     "savefig.dpi": 100,
@@ -99,13 +100,23 @@ def draw_probabilities(ax, analysis, title: str | None = None):
     cmap.set_bad("#d9d9d9")
     image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
     size = 9 if board.size.width <= 12 else 6
-    marks = {**dict.fromkeys(analysis.certain_safe, "S"), **dict.fromkeys(analysis.certain_mines, "M"),
-             **dict.fromkeys(board.mine_cells(), "F"),
-             **{c: str(board.values[c]) for c in board.number_cells() if board.values[c] > 0}}
+    marks = {
+        **dict.fromkeys(analysis.certain_safe, "S"),
+        **dict.fromkeys(analysis.certain_mines, "M"),
+        **dict.fromkeys(board.mine_cells(), "F"),
+        **{c: str(board.values[c]) for c in board.number_cells() if board.values[c] > 0},
+    }
     for (y, x), text in marks.items():
         light = text in "SMF" and not flags[y, x] and grid[y, x] > 0.5
-        ax.text(x, y, text, ha="center", va="center", fontsize=size,
-                color="white" if light else ("#c00000" if text == "F" else "black"))
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=size,
+            color="white" if light else ("#c00000" if text == "F" else "black"),
+        )
     ax.set_xticks([])
     ax.set_yticks([])
     ax.grid(False)
@@ -126,8 +137,15 @@ def draw_move_values(ax, size, values: dict, title: str | None = None, best: lis
         grid[y, x] = float(value)
     image = ax.imshow(grid, cmap="viridis", vmin=0, vmax=1)
     for (y, x), value in values.items():
-        ax.text(x, y, f"{float(value) * 100:.1f}", ha="center", va="center", fontsize=8,
-                color="black" if float(value) > 0.6 else "white")
+        ax.text(
+            x,
+            y,
+            f"{float(value) * 100:.1f}",
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="black" if float(value) > 0.6 else "white",
+        )
     for y, x in best or []:
         ax.add_patch(mpl.patches.Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2))
     ax.set_xticks([])
@@ -145,7 +163,7 @@ def draw_counter_times(ax, rows, cap: float | None, title: str) -> None:
         shift = 0.06 * (k - (len(names) - 1) / 2)
         done = [r for r in rows if r.counter == name and r.seconds is not None]
         stopped = [r for r in rows if r.counter == name and r.seconds is None]
-        line, = ax.plot([r.problem + shift for r in done], [r.seconds for r in done], "o", label=name, alpha=0.8)
+        (line,) = ax.plot([r.problem + shift for r in done], [r.seconds for r in done], "o", label=name, alpha=0.8)
         ax.plot([r.problem + shift for r in stopped], [cap] * len(stopped), "x", color=line.get_color())
     labels = [r.label for r in rows if r.counter == names[0]]
     ax.set(yscale="log", title=title, xticks=range(len(labels)), xlabel="problem")
@@ -158,12 +176,14 @@ def draw_win_probability_vs_density(ax, entries, rule: str, sizes) -> None:
     A mine count not in the table is a gap, not a straight line across it.
     """
     for size in sizes:
-        found = {e.task.mines: e.probability for e in entries
-                 if e.task.rule == rule and f"{e.task.height}x{e.task.width}" == size}
+        found = {
+            e.task.mines: e.probability
+            for e in entries
+            if e.task.rule == rule and f"{e.task.height}x{e.task.width}" == size
+        }
         cells = int(size.split("x")[0]) * int(size.split("x")[1])
         ks = range(1, cells)
-        ax.plot([k / cells for k in ks], [float(found.get(k, "nan")) for k in ks], marker="o", markersize=3,
-                label=size)
+        ax.plot([k / cells for k in ks], [float(found.get(k, "nan")) for k in ks], marker="o", markersize=3, label=size)
     ax.set(title=f"first click: {rule}", xlabel="mine density (mines / cells)", xlim=(0, 1), ylim=(0, 1.02))
 
 

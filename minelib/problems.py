@@ -5,6 +5,7 @@ article, so ``default_rng(42)`` gives the article's problem lists exactly.
 ``midgame_positions`` plays seeded random games with simple logic to get the
 positions counters really meet (16x30 with 99 mines, hundreds of unknowns).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -30,17 +31,19 @@ def _uniform_problem(M: int, N: int, rng: np.random.Generator) -> Problem:
     return X, y
 
 
-def uniform_problems(n_problems: int, M_range: tuple[int, int], N_range: tuple[int, int],
-                     rng: np.random.Generator) -> Iterator[Problem]:
+def uniform_problems(
+    n_problems: int, M_range: tuple[int, int], N_range: tuple[int, int], rng: np.random.Generator
+) -> Iterator[Problem]:
     """Problems with every entry of X a fair coin and y uniform in 0..N."""
     _check_ranges(n_problems, M_range, N_range)
     for _ in range(n_problems):
-        M, N = rng.integers(*M_range), rng.integers(*N_range)
+        M, N = int(rng.integers(*M_range)), int(rng.integers(*N_range))
         yield _uniform_problem(M, N, rng)
 
 
-def minesweeper_like_problems(n_problems: int, M_range: tuple[int, int], N_range: tuple[int, int],
-                              rng: np.random.Generator) -> Iterator[Problem]:
+def minesweeper_like_problems(
+    n_problems: int, M_range: tuple[int, int], N_range: tuple[int, int], rng: np.random.Generator
+) -> Iterator[Problem]:
     """Problems shaped like boards: rows see 1-8 variables, the last row sees all.
 
     Small problems (N <= 8 or M == 1) fall back to the uniform generator, as in
@@ -48,7 +51,7 @@ def minesweeper_like_problems(n_problems: int, M_range: tuple[int, int], N_range
     """
     _check_ranges(n_problems, M_range, N_range)
     for _ in range(n_problems):
-        M, N = rng.integers(*M_range), rng.integers(*N_range)
+        M, N = int(rng.integers(*M_range)), int(rng.integers(*N_range))
         if N <= 8 or M <= 1:
             yield _uniform_problem(M, N, rng)
             continue
@@ -71,8 +74,7 @@ def problem_label(X: np.ndarray) -> str:
 # --- Positions from seeded random games --------------------------------------
 
 
-def random_layout(size: BoardSize, mines: int, first: tuple[int, int],
-                  rng: np.random.Generator) -> np.ndarray:
+def random_layout(size: BoardSize, mines: int, first: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """A boolean mine layout with the first click and its neighbours mine-free."""
     banned = {first, *size.neighbours(first)}
     allowed = [c for c in size.cells() if c not in banned]
@@ -119,8 +121,13 @@ def _simple_logic_step(values: np.ndarray, layout: np.ndarray) -> bool:
     return changed
 
 
-def midgame_positions(size: BoardSize, mines: int, rng: np.random.Generator,
-                      stages: tuple[float, ...] = (0.3, 0.5, 0.7), guesses: str = "anywhere") -> list[Board]:
+def midgame_positions(
+    size: BoardSize,
+    mines: int,
+    rng: np.random.Generator,
+    stages: tuple[float, ...] = (0.3, 0.5, 0.7),
+    guesses: str = "anywhere",
+) -> list[Board]:
     """Positions of one seeded game, taken when the given fractions of safe cells are open.
 
     The game opens a random first cell (mine-free with its neighbours), applies

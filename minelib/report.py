@@ -1,4 +1,5 @@
 """Plain-text tables: what the notebooks and benchmarks print (small, exact, aligned)."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence

@@ -19,6 +19,7 @@ over the cells (row by row). Ideas that keep the search exact and make it fast:
 ``minelib.kernel.CompiledEngine`` is the same search compiled with numba; its
 docstring maps each function here to its twin there.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -43,7 +44,7 @@ class PythonEngine:
         self.solved = 0  # states solved, over all calls
         self.clears = 0  # times the memo was full and started afresh
         self.memo: dict[Layouts, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
-        self.aliases: dict[Layouts, Layouts] = {}        # state as met -> canonical state
+        self.aliases: dict[Layouts, Layouts] = {}  # state as met -> canonical state
 
     def wins(self, layouts: Layouts, cap: int = -1) -> int:
         """How many layouts of a closed state optimal play wins.

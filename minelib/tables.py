@@ -6,6 +6,7 @@ again, and it resumes where it stopped. A board that passes the time cap is
 recorded as such (and retried when asked with a larger cap). ``load_table``
 reads the results back for the notebooks.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,8 +37,20 @@ CREATE TABLE IF NOT EXISTS optimal (
     PRIMARY KEY (height, width, mines, rule)
 )
 """
-COLUMNS = ("height", "width", "mines", "rule", "probability", "value", "best_moves", "move_values", "states",
-           "seconds", "capped_at", "derived_from")
+COLUMNS = (
+    "height",
+    "width",
+    "mines",
+    "rule",
+    "probability",
+    "value",
+    "best_moves",
+    "move_values",
+    "states",
+    "seconds",
+    "capped_at",
+    "derived_from",
+)
 
 
 @dataclass(frozen=True)
@@ -69,8 +82,9 @@ class Task:
         return comb(n - 1 - min(len(size.neighbours(cell)) for cell in size.cells()), self.mines)
 
 
-def tasks(sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_RULES,
-          max_layouts: int | None = None) -> list[Task]:
+def tasks(
+    sizes: Iterable[tuple[int, int]], rules: Iterable[str] = FIRST_CLICK_RULES, max_layouts: int | None = None
+) -> list[Task]:
     """Every mine count (1 .. cells - 1) of every size (h <= w) and rule, easiest first.
 
     Entries with more starting layouts than ``max_layouts`` (and than the solver
@@ -100,8 +114,14 @@ def connect(path: Path | str) -> sqlite3.Connection:
     return connection
 
 
-def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, progress: bool = True,
-               engine: str = "auto", max_states: int | None = None) -> dict:
+def fill_table(
+    path: Path | str,
+    todo: list[Task],
+    cap: float | None = None,
+    progress: bool = True,
+    engine: str = "auto",
+    max_states: int | None = None,
+) -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
     ``engine`` and ``max_states`` (the memo's bound; the engine's default when None)
@@ -115,8 +135,9 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
 
     counts = {"solved": 0, "already": 0, "capped": 0}
     with connect(path) as connection:
-        done = {row[:4]: row[4] for row in connection.execute(
-            "SELECT height, width, mines, rule, capped_at FROM optimal")}
+        done = {
+            row[:4]: row[4] for row in connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal")
+        }
         bar = tqdm(todo, desc="optimal play", unit="board", disable=not progress)
         for task in bar:
             key = (task.height, task.width, task.mines, task.rule)
@@ -126,8 +147,10 @@ def fill_table(path: Path | str, todo: list[Task], cap: float | None = None, pro
             bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
             row = _derived_row(connection, task) or _solved_row(task, cap, engine, max_states)
             counts["capped" if row["capped_at"] is not None else "solved"] += 1
-            connection.execute(f"INSERT OR REPLACE INTO optimal ({', '.join(row)}) "
-                               f"VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+            connection.execute(
+                f"INSERT OR REPLACE INTO optimal ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
+            )
             connection.commit()  # a result is kept the moment it is known
     return counts
 
@@ -145,10 +168,16 @@ def _solved_row(task: Task, cap: float | None, engine: str, max_states: int | No
 def _result_columns(values: dict[tuple[int, int], Fraction], states: int, seconds: float) -> dict:
     values = dict(sorted(values.items()))  # row by row
     best = max(values.values())
-    return {"probability": str(best), "value": float(best),
-            "best_moves": json.dumps([list(c) for c, v in values.items() if v == best]),
-            "move_values": json.dumps({f"{y},{x}": str(v) for (y, x), v in values.items()}),
-            "states": states, "seconds": seconds, "capped_at": None, "derived_from": None}
+    return {
+        "probability": str(best),
+        "value": float(best),
+        "best_moves": json.dumps([list(c) for c, v in values.items() if v == best]),
+        "move_values": json.dumps({f"{y},{x}": str(v) for (y, x), v in values.items()}),
+        "states": states,
+        "seconds": seconds,
+        "capped_at": None,
+        "derived_from": None,
+    }
 
 
 def derive_none(task: Task, safe_values: dict[tuple[int, int], Fraction]) -> dict[tuple[int, int], Fraction]:
@@ -167,10 +196,12 @@ def _derived_row(connection: sqlite3.Connection, task: Task) -> dict | None:
         return None
     found = connection.execute(
         "SELECT move_values FROM optimal WHERE height = ? AND width = ? AND mines = ? AND rule = 'safe' "
-        "AND probability IS NOT NULL", (task.height, task.width, task.mines)).fetchone()
+        "AND probability IS NOT NULL",
+        (task.height, task.width, task.mines),
+    ).fetchone()
     if found is None:
         return None
-    safe = {tuple(map(int, c.split(","))): Fraction(v) for c, v in json.loads(found[0]).items()}
+    safe = {_cell(c): Fraction(v) for c, v in json.loads(found[0]).items()}
     row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
     return row | _result_columns(derive_none(task, safe), 0, 0.0) | {"derived_from": "safe"}
 
@@ -197,18 +228,35 @@ def load_table(path: Path | str) -> list[Entry]:
         derived = "derived_from" if "derived_from" in columns else "NULL"  # a table from before the column
         rows = connection.execute(
             f"SELECT height, width, mines, rule, probability, best_moves, move_values, states, seconds, {derived} "
-            "FROM optimal WHERE probability IS NOT NULL ORDER BY height, width, mines, rule").fetchall()
-    return [Entry(Task(h, w, k, rule), Fraction(p), [tuple(c) for c in json.loads(best)],
-                  {tuple(map(int, c.split(","))): Fraction(v) for c, v in json.loads(values).items()},
-                  states, seconds, source)
-            for h, w, k, rule, p, best, values, states, seconds, source in rows]
+            "FROM optimal WHERE probability IS NOT NULL ORDER BY height, width, mines, rule"
+        ).fetchall()
+    return [
+        Entry(
+            Task(h, w, k, rule),
+            Fraction(p),
+            [(y, x) for y, x in json.loads(best)],
+            {_cell(c): Fraction(v) for c, v in json.loads(values).items()},
+            states,
+            seconds,
+            source,
+        )
+        for h, w, k, rule, p, best, values, states, seconds, source in rows
+    ]
+
+
+def _cell(text: str) -> tuple[int, int]:
+    """A cell stored as "y,x"."""
+    y, x = text.split(",")
+    return int(y), int(x)
 
 
 def capped(path: Path | str) -> list[tuple[Task, float]]:
     """The entries stopped by the time cap, with the cap."""
     with sqlite3.connect(path) as connection:
-        rows = connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal "
-                                  "WHERE probability IS NULL ORDER BY height, width, mines, rule").fetchall()
+        rows = connection.execute(
+            "SELECT height, width, mines, rule, capped_at FROM optimal "
+            "WHERE probability IS NULL ORDER BY height, width, mines, rule"
+        ).fetchall()
     return [(Task(h, w, k, rule), cap) for h, w, k, rule, cap in rows]
 
 
@@ -218,8 +266,9 @@ def resolve_agrees(entries: list[Entry], todo: list[Task], engine: str = "python
     stored = {e.task: (e.probability, e.best_moves, e.move_values) for e in entries}
     with tempfile.TemporaryDirectory() as folder:
         fill_table(Path(folder) / "check.sqlite", todo, progress=False, engine=engine)
-        fresh = {e.task: (e.probability, e.best_moves, e.move_values)
-                 for e in load_table(Path(folder) / "check.sqlite")}
+        fresh = {
+            e.task: (e.probability, e.best_moves, e.move_values) for e in load_table(Path(folder) / "check.sqlite")
+        }
     return len(fresh), all(stored.get(task) == value for task, value in fresh.items())
 
 

@@ -5,6 +5,7 @@ problems (skipping a counter on a problem once it passes a time cap) and
 ``format_article_table`` / ``summary_table`` print what it measured. Timings are
 for reading, never for asserting: machines here are shared and noisy.
 """
+
 from __future__ import annotations
 
 import signal
@@ -46,9 +47,8 @@ class TimeCapExceeded(Exception):
 @contextmanager
 def time_cap(seconds: float | None):
     """Interrupt the block with TimeCapExceeded after ``seconds`` (main thread, POSIX)."""
-    usable = seconds is not None and hasattr(signal, "setitimer") \
-        and threading.current_thread() is threading.main_thread()
-    if not usable:
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if seconds is None or not usable:
         yield
         return
 
@@ -75,8 +75,12 @@ class Measurement:
     seconds: float | None
 
 
-def run_benchmark(counters: Iterable, problems: Iterable[tuple[np.ndarray, np.ndarray]],
-                  cap: float | None = None, labels: Iterable[str] | None = None) -> list[Measurement]:
+def run_benchmark(
+    counters: Iterable,
+    problems: Iterable[tuple[np.ndarray, np.ndarray]],
+    cap: float | None = None,
+    labels: Iterable[str] | None = None,
+) -> list[Measurement]:
     """Time every counter on every problem; a run past ``cap`` seconds is recorded as skipped."""
     counters = list(counters)
     problems = list(problems)
@@ -105,10 +109,10 @@ def check_agreement(rows: list[Measurement]) -> None:
             raise AssertionError(f"problem {problem}: counters disagree: {counts}")
 
 
-def counts_by_problem(rows: list[Measurement]) -> dict[str, int]:
+def counts_by_problem(rows: list[Measurement]) -> dict[str, int | None]:
     """The agreed count of every problem (labels made unique), checking agreement first."""
     check_agreement(rows)
-    counts: dict[str, int] = {}
+    counts: dict[str, int | None] = {}
     for problem in sorted({r.problem for r in rows}):
         done = [r for r in rows if r.problem == problem and r.count is not None]
         label = next(r.label for r in rows if r.problem == problem)
@@ -134,16 +138,17 @@ def summary(rows: list[Measurement], reference: str) -> list[dict]:
     table = []
     for name in dict.fromkeys(r.counter for r in rows):
         mine = [r for r in rows if r.counter == name]
-        done = [r for r in mine if r.seconds is not None]
-        ratios = [r.seconds / reference_time[r.problem] for r in done
-                  if reference_time.get(r.problem)]
-        table.append({
-            "counter": name,
-            "finished": len(done),
-            "skipped": len(mine) - len(done),
-            "median_s": statistics.median(r.seconds for r in done) if done else None,
-            "median_ratio": statistics.median(ratios) if ratios else None,
-        })
+        seconds = {r.problem: r.seconds for r in mine if r.seconds is not None}
+        ratios = [s / base for problem, s in seconds.items() if (base := reference_time.get(problem))]
+        table.append(
+            {
+                "counter": name,
+                "finished": len(seconds),
+                "skipped": len(mine) - len(seconds),
+                "median_s": statistics.median(seconds.values()) if seconds else None,
+                "median_ratio": statistics.median(ratios) if ratios else None,
+            }
+        )
     return table
 
 
@@ -153,6 +158,5 @@ def format_summary(rows: list[Measurement], reference: str) -> str:
     for entry in summary(rows, reference):
         median = "-" if entry["median_s"] is None else f"{entry['median_s']:.6f}"
         ratio = "-" if entry["median_ratio"] is None else f"{entry['median_ratio']:.3g}"
-        lines.append(f"{entry['counter']:<20} {entry['finished']:>8} {entry['skipped']:>7} "
-                     f"{median:>12} {ratio:>30}")
+        lines.append(f"{entry['counter']:<20} {entry['finished']:>8} {entry['skipped']:>7} {median:>12} {ratio:>30}")
     return "\n".join(lines)

@@ -20,6 +20,7 @@ costs one message per button when it is built (each button is created with its
 look; all share one Layout, and buttons of one colour one ButtonStyle), and a
 redraw one message per button whose look changed (``hold_sync``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -32,7 +33,7 @@ from minelib.analysis import Analysis, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
 from minelib.optimal import POSITION_CELLS, OptimalSolver
-from minelib.players import PLAYERS
+from minelib.players import PLAYERS, Move
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
@@ -54,12 +55,19 @@ class BoardExplorer:
     (its size replaces ``size``); otherwise on a new seeded game.
     """
 
-    def __init__(self, size: BoardSize | str = "9x9", mines: int = 10, first_click: str = "zero", seed: int = 0,
-                 player: str = "lookahead", overlays=("probabilities", "certain"),
-                 position: Board | str | None = None):
+    def __init__(
+        self,
+        size: BoardSize | str = "9x9",
+        mines: int = 10,
+        first_click: str = "zero",
+        seed: int = 0,
+        player: str = "lookahead",
+        overlays=("probabilities", "certain"),
+        position: Board | str | None = None,
+    ):
         if player not in PLAYERS:
             raise ValueError(f"unknown player {player!r} (expected one of {', '.join(PLAYERS)})")
-        self.size, self.mines = BoardSize.parse(size) if isinstance(size, str) else size, mines
+        self.size, self.mines = BoardSize.of(size), mines
         self.player_name, self.overlays = player, set(overlays)
         self.buttons: dict[Cell, w.Button] = {}
         self._look: dict[Cell, tuple] = {}
@@ -70,7 +78,7 @@ class BoardExplorer:
         self.game: Game | None = None
         self.position: Board = Board.unopened(self.size)
         self.analysis: Analysis | None = None
-        self.recommended = None
+        self.recommended: Move | None = None
         self.win_values: dict[Cell, Fraction] = {}
         self.message = self.win_note = ""
         self.history: list = []
@@ -100,8 +108,9 @@ class BoardExplorer:
         self.undo_button = w.Button(description="undo", icon="undo")
         self.stop_button = w.Button(description="stop", icon="stop", disabled=True)
         self.progress = w.IntProgress(value=0, min=0, max=1, description="win prob.", layout=w.Layout(width="260px"))
-        self.overlay_controls = {name: w.Checkbox(value=name in self.overlays, description=name, indent=False)
-                                 for name in OVERLAYS}
+        self.overlay_controls = {
+            name: w.Checkbox(value=name in self.overlays, description=name, indent=False) for name in OVERLAYS
+        }
         self.player_control = w.Dropdown(options=list(PLAYERS), value=self.player_name, description="player")
         self.mode_control.observe(lambda change: self.set_mode(change["new"]), names="value")
         self.new_button.on_click(lambda _: self.new_game())
@@ -110,13 +119,23 @@ class BoardExplorer:
         self.player_control.observe(lambda change: self._set_player(change["new"]), names="value")
         for name, box in self.overlay_controls.items():
             box.observe(lambda change, name=name: self.show(name, change["new"]), names="value")
-        self.controls = w.VBox([
-            w.HBox([self.mode_control, self.tool_control, self.value_control]),
-            w.HBox([self.size_control, self.mines_control, self.rule_control, self.seed_control,
-                    self.new_button, self.undo_button]),
-            w.HBox([*self.overlay_controls.values(), self.player_control]),
-            w.HBox([self.progress, self.stop_button]),
-        ])
+        self.controls = w.VBox(
+            [
+                w.HBox([self.mode_control, self.tool_control, self.value_control]),
+                w.HBox(
+                    [
+                        self.size_control,
+                        self.mines_control,
+                        self.rule_control,
+                        self.seed_control,
+                        self.new_button,
+                        self.undo_button,
+                    ]
+                ),
+                w.HBox([*self.overlay_controls.values(), self.player_control]),
+                w.HBox([self.progress, self.stop_button]),
+            ]
+        )
         self.status = w.HTML()
         self.grid_box = w.GridBox(layout=w.Layout(grid_gap="1px"))
 
@@ -128,8 +147,13 @@ class BoardExplorer:
         for cell in self.size.cells():
             look = self._look[cell] = self.cell_look(cell)
             text, colour, tip = look
-            button = w.Button(description=text or "\u00a0", tooltip=tip, style=self._style(colour),
-                              layout=self._cell_layout, _dom_classes=("minelib-cell",))
+            button = w.Button(
+                description=text or "\u00a0",
+                tooltip=tip,
+                style=self._style(colour),
+                layout=self._cell_layout,
+                _dom_classes=("minelib-cell",),
+            )
             button.on_click(lambda _, cell=cell: self.click(cell))
             self.buttons[cell] = button
         self.grid_box.children = list(self.buttons.values())
@@ -290,8 +314,7 @@ class BoardExplorer:
         if self.analysis is None:
             return
         if self.analysis.count > WIN_OVERLAY_LAYOUTS or self.size.n_cells > POSITION_CELLS:
-            self.win_note = (f"win probabilities need at most {WIN_OVERLAY_LAYOUTS:,} layouts "
-                             f"and {POSITION_CELLS} cells")
+            self.win_note = f"win probabilities need at most {WIN_OVERLAY_LAYOUTS:,} layouts and {POSITION_CELLS} cells"
             return
         cells = self.position.unopened_cells()
         self.progress.max, self.progress.value = len(cells), 0
@@ -309,12 +332,13 @@ class BoardExplorer:
                 if background:
                     self._redraw()
             self.stop_button.disabled = True
+
         if background:
             threading.Thread(target=work, daemon=True).start()
         else:
             work()
 
-    def cell_look(self, cell: Cell) -> tuple[str, str | None, str]:
+    def cell_look(self, cell: Cell) -> tuple[str, str, str]:
         """(text, background colour, tooltip) of a cell's button."""
         value = int(self.position.values[cell])
         game = self.game

@@ -21,6 +21,7 @@ size), ``danger`` (for each variable, the sets containing it, by size: the
 two-way DP), ``onset``/``offset`` (restrict a variable to 1 / 0, removing it), and
 ``collect`` (delete the nodes no root reaches).
 """
+
 from __future__ import annotations
 
 import functools
@@ -38,6 +39,7 @@ def _deep(operation):
     A recursion goes one frame per variable (a few hundred on a big frontier); the
     interpreter's limit is raised only while the operation runs, never for the process.
     """
+
     @functools.wraps(operation)
     def with_room(self, *args, **kwargs):
         old = sys.getrecursionlimit()
@@ -46,6 +48,7 @@ def _deep(operation):
             return operation(self, *args, **kwargs)
         finally:
             sys.setrecursionlimit(old)
+
     return with_room
 
 
@@ -53,8 +56,8 @@ class ZDD:
     """A node table, its inverse (the unique table) and named memo tables."""
 
     def __init__(self):
-        self._nodes: dict[int, tuple[int, int, int]] = {}    # id -> (var, lo, hi)
-        self._unique: dict[tuple[int, int, int], int] = {}   # (var, lo, hi) -> id
+        self._nodes: dict[int, tuple[int, int, int]] = {}  # id -> (var, lo, hi)
+        self._unique: dict[tuple[int, int, int], int] = {}  # (var, lo, hi) -> id
         self._next = 2
         self.memo: dict[str, dict] = defaultdict(dict)
 

@@ -1,4 +1,5 @@
 """Shared hypothesis settings and strategies."""
+
 import os
 
 import numpy as np
@@ -7,8 +8,7 @@ from hypothesis import strategies as st
 
 from minelib.board import MINE, UNOPENED, Board, neighbour_sums
 
-settings.register_profile("default", max_examples=150, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
@@ -18,8 +18,9 @@ def problems(draw, max_rows=5, max_columns=10):
     """A small (X, y), sometimes with an all-ones (total) row, y mostly reachable."""
     n = draw(st.integers(0, max_columns))
     m = draw(st.integers(0, max_rows))
-    X = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n),
-                               min_size=m, max_size=m)), dtype=np.int64).reshape(m, n)
+    X = np.array(
+        draw(st.lists(st.lists(st.integers(0, 1), min_size=n, max_size=n), min_size=m, max_size=m)), dtype=np.int64
+    ).reshape(m, n)
     if draw(st.booleans()):
         X = np.vstack([X, np.ones((1, n), dtype=np.int64)])
     y = np.array([draw(st.integers(-1, int(row.sum()) + 1)) for row in X], dtype=np.int64)

@@ -1,4 +1,5 @@
 """minelib.analyze against brute-force enumeration of layouts, and its errors."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -54,15 +55,18 @@ def test_probabilities_sum_to_the_mines_left(position):
     assert sum(result.probability(c) for c in board.unopened_cells()) == left
 
 
-@pytest.mark.parametrize("text, mines", [
-    ("F2.\n.2.\n...", 2),            # a flag counts toward the total and its numbers
-    ("0..\n...\n...", 1),            # a zero with unopened neighbours makes them safe
-    ("1....\n.....\n.....", 3),      # most cells are next to no number
-    ("11..\n....\n....", 2),         # the total decides cells beyond the numbers
-    ("11..\n....\n....", 1),         # ... and with one mine the far cells are safe
-    ("1.1\n...\n1.1", 2),
-    ("....\n.22.\n....", 4),
-])
+@pytest.mark.parametrize(
+    "text, mines",
+    [
+        ("F2.\n.2.\n...", 2),  # a flag counts toward the total and its numbers
+        ("0..\n...\n...", 1),  # a zero with unopened neighbours makes them safe
+        ("1....\n.....\n.....", 3),  # most cells are next to no number
+        ("11..\n....\n....", 2),  # the total decides cells beyond the numbers
+        ("11..\n....\n....", 1),  # ... and with one mine the far cells are safe
+        ("1.1\n...\n1.1", 2),
+        ("....\n.22.\n....", 4),
+    ],
+)
 def test_worked_positions_agree_with_brute_force(text, mines):
     assert_matches_brute_force(Board.from_text(text), mines)
 
@@ -83,9 +87,12 @@ def test_flags_are_mines_and_opened_cells_have_no_probability():
 
 def test_json_uses_exact_fraction_strings():
     data = analyze("..1F\n..11\n..00", 3).to_json()
-    assert data == {"count": 3,
-                    "probabilities": [["2/3", "0", None, "1"], ["2/3", "0", None, None], ["2/3", "0", None, None]],
-                    "safe": [[0, 1], [1, 1], [2, 1]], "mines": []}
+    assert data == {
+        "count": 3,
+        "probabilities": [["2/3", "0", None, "1"], ["2/3", "0", None, None], ["2/3", "0", None, None]],
+        "safe": [[0, 1], [1, 1], [2, 1]],
+        "mines": [],
+    }
 
 
 def test_text_grid_marks_certain_cells():
@@ -130,15 +137,18 @@ def test_certain_cells_are_right_in_the_hidden_layout(seed):
     assert checked["safe"] > 0 and checked["mines"] > 0 and game.status != "lost"
 
 
-@pytest.mark.parametrize("text, mines, message", [
-    ("2.\n..", 1, r"cell \(0, 0\) sees every unopened cell and needs 2 mines there, but 1 mine left"),
-    ("1F\nF.", 2, r"cell \(0, 0\) shows 1 but has 2 flags around it"),
-    ("3.\n1.\n..", 3, r"cell \(0, 0\) shows 3 but has only 0 flags and 2 unopened cells around it"),
-    ("1..1\n....", 1, "the numbers need 2 mines, but 1 mine left in all"),
-    ("11\n..\n..", 5, "5 mines left to place but only 4 unopened cells"),
-    ("10...\n.....", 1, r"no mine layout fits the numbers at \(0,0\) \(0,1\)"),
-    ("1.1\n1.1\n...", 2, "the numbers need 1 mine, but 2 mines left in all"),
-])
+@pytest.mark.parametrize(
+    "text, mines, message",
+    [
+        ("2.\n..", 1, r"cell \(0, 0\) sees every unopened cell and needs 2 mines there, but 1 mine left"),
+        ("1F\nF.", 2, r"cell \(0, 0\) shows 1 but has 2 flags around it"),
+        ("3.\n1.\n..", 3, r"cell \(0, 0\) shows 3 but has only 0 flags and 2 unopened cells around it"),
+        ("1..1\n....", 1, "the numbers need 2 mines, but 1 mine left in all"),
+        ("11\n..\n..", 5, "5 mines left to place but only 4 unopened cells"),
+        ("10...\n.....", 1, r"no mine layout fits the numbers at \(0,0\) \(0,1\)"),
+        ("1.1\n1.1\n...", 2, "the numbers need 1 mine, but 2 mines left in all"),
+    ],
+)
 def test_impossible_positions_say_why(text, mines, message):
     with pytest.raises(ImpossiblePosition, match=message):
         analyze(text, mines)

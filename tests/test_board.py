@@ -1,4 +1,5 @@
 """The board model: vocabulary, text format, masks, and board to (X, y)."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -27,8 +28,9 @@ def test_cell_ids_round_trip_row_by_row():
     assert [size.cell_at(i) for i in range(12)] == size.cells()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("16x", "HxW"), ("ax3", "HxW"), ("0x3", "height"), ("3x0", "width"), ("3x3x3", "HxW")])
+@pytest.mark.parametrize(
+    "text, message", [("16x", "HxW"), ("ax3", "HxW"), ("0x3", "height"), ("3x0", "width"), ("3x3x3", "HxW")]
+)
 def test_board_size_parse_rejects_malformed_sizes(text, message):
     with pytest.raises(ValueError, match=message):
         BoardSize.parse(text)
@@ -52,15 +54,18 @@ def test_any_board_round_trips_through_text(position):
     assert Board.from_text(board.to_text()) == board
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("\n\n", "empty"),
-    ("...\n..", "line 2 has 2 cells, expected 3"),
-    ("..x", "line 1, column 3: unknown character 'x'"),
-    ("...\n.9.", "unknown character '9'"),
-    ("4.\n..", r"cell \(0, 0\) shows 4 but has only 3 neighbours"),
-    ("...\n.\n...", "line 2 has 1 cells"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("\n\n", "empty"),
+        ("...\n..", "line 2 has 2 cells, expected 3"),
+        ("..x", "line 1, column 3: unknown character 'x'"),
+        ("...\n.9.", "unknown character '9'"),
+        ("4.\n..", r"cell \(0, 0\) shows 4 but has only 3 neighbours"),
+        ("...\n.\n...", "line 2 has 1 cells"),
+    ],
+)
 def test_malformed_text_is_rejected_with_its_place(text, message):
     with pytest.raises(ValueError, match=message):
         Board.from_text(text)
@@ -110,9 +115,16 @@ def test_to_constraints_without_total_has_only_number_rows():
     assert X.shape == (5, 6) and y.tolist() == [0, 0, 0, 0, 0]
 
 
-@pytest.mark.parametrize("mines, message", [
-    (-1, "do not fit"), (13, "13 mines do not fit on a 3x4 board"), (0, "1 flag but only 0 mines"),
-    (1.5, "must be an integer"), (True, "must be an integer")])
+@pytest.mark.parametrize(
+    "mines, message",
+    [
+        (-1, "do not fit"),
+        (13, "13 mines do not fit on a 3x4 board"),
+        (0, "1 flag but only 0 mines"),
+        (1.5, "must be an integer"),
+        (True, "must be an integer"),
+    ],
+)
 def test_impossible_mine_totals_are_rejected(mines, message):
     with pytest.raises(ValueError, match=message):
         check_mines(Board.from_text(EXAMPLE), mines)
@@ -120,6 +132,7 @@ def test_impossible_mine_totals_are_rejected(mines, message):
 
 def test_equations_and_mask_pictures_read_like_the_board():
     from minelib.board import mask_picture
+
     constraints = to_constraints(Board.from_text("1.\n.."), mines=1)
     assert constraints.equations() == ["(0,1) + (1,0) + (1,1) = 1", "(0,1) + (1,0) + (1,1) = 1"]
     assert mask_picture(Board.from_text(EXAMPLE).frontier_mask()) == ".#..\n.#..\n.#.."

@@ -1,4 +1,5 @@
 """python -m minelib: files, stdin, JSON, help, and one-line errors with status 2."""
+
 import json
 import subprocess
 import sys
@@ -9,8 +10,9 @@ BOARD = "..1F\n..11\n..00\n"
 
 
 def run(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "minelib", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "minelib", *args], input=stdin, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_count_reads_stdin_and_prints_the_count():
@@ -25,17 +27,19 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
     assert result.returncode == 0 and json.loads(result.stdout) == {"count": 3}
 
 
-
-@pytest.mark.parametrize("args, stdin, message", [
-    (["count", "--mines", "3"], "..1F\n..1\n", "line 2 has 3 cells, expected 4"),
-    (["count", "--mines", "9"], "..\n..\n", "9 mines do not fit on a 2x2 board"),
-    (["count", "--mines", "0"], ".F\n", "1 flag but only 0 mines"),
-    (["count", "--mines", "1", "missing.txt"], "", "cannot read missing.txt"),
-    (["count"], "..\n", "required: --mines"),
-    (["count", "--mines", "x"], "..\n", "invalid int value"),
-    (["count", "--mines", "1", "--fast"], "..\n", "unrecognized arguments: --fast"),
-    (["frobnicate"], "", "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        (["count", "--mines", "3"], "..1F\n..1\n", "line 2 has 3 cells, expected 4"),
+        (["count", "--mines", "9"], "..\n..\n", "9 mines do not fit on a 2x2 board"),
+        (["count", "--mines", "0"], ".F\n", "1 flag but only 0 mines"),
+        (["count", "--mines", "1", "missing.txt"], "", "cannot read missing.txt"),
+        (["count"], "..\n", "required: --mines"),
+        (["count", "--mines", "x"], "..\n", "invalid int value"),
+        (["count", "--mines", "1", "--fast"], "..\n", "unrecognized arguments: --fast"),
+        (["frobnicate"], "", "invalid choice"),
+    ],
+)
 def test_bad_input_prints_one_line_and_exits_2(args, stdin, message):
     result = run(*args, stdin=stdin)
     assert result.returncode == 2 and result.stdout == ""
@@ -68,18 +72,22 @@ def test_analyze_handles_an_expert_position(tmp_path):
 
     from minelib.board import BoardSize
     from minelib.problems import midgame_positions
+
     board = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(1))[0]
     result = run("analyze", "--mines", "99", "--json", stdin=board.to_text())
     data = json.loads(result.stdout)
     assert result.returncode == 0 and len(data["probabilities"]) == 16 and len(data["probabilities"][0]) == 30
 
 
-@pytest.mark.parametrize("args, stdin, message", [
-    (["analyze", "--mines", "1"], "2.\n..\n", "sees every unopened cell and needs 2 mines there"),
-    (["analyze", "--mines", "1"], "10...\n.....\n", "no mine layout fits the numbers at (0,0) (0,1)"),
-    (["analyze", "--mines", "2"], "1F\nF.\n", "shows 1 but has 2 flags around it"),
-    (["analyze", "--mines", "2"], "", "the board is empty"),
-])
+@pytest.mark.parametrize(
+    "args, stdin, message",
+    [
+        (["analyze", "--mines", "1"], "2.\n..\n", "sees every unopened cell and needs 2 mines there"),
+        (["analyze", "--mines", "1"], "10...\n.....\n", "no mine layout fits the numbers at (0,0) (0,1)"),
+        (["analyze", "--mines", "2"], "1F\nF.\n", "shows 1 but has 2 flags around it"),
+        (["analyze", "--mines", "2"], "", "the board is empty"),
+    ],
+)
 def test_analyze_rejects_impossible_positions_with_status_2(args, stdin, message):
     result = run(*args, stdin=stdin)
     assert result.returncode == 2 and result.stdout == ""
@@ -115,8 +123,10 @@ def test_optimal_help_names_the_auto_threshold():
 
 
 def test_optimal_engines_agree_on_the_command_line():
-    answers = [json.loads(run("optimal", "3x4", "--mines", "4", "--first-click", "safe", "--engine", engine,
-                              "--json").stdout) for engine in ("compiled", "python")]
+    answers = [
+        json.loads(run("optimal", "3x4", "--mines", "4", "--first-click", "safe", "--engine", engine, "--json").stdout)
+        for engine in ("compiled", "python")
+    ]
     assert answers[0]["probability"] == answers[1]["probability"] == "173/330"
     assert answers[0]["best_moves"] == answers[1]["best_moves"]
 
@@ -132,17 +142,20 @@ def test_a_small_memo_gives_the_same_answer_with_more_work(engine):
     assert small["states"] > default["states"]  # the memo started afresh: states were solved again
 
 
-@pytest.mark.parametrize("args, message", [
-    (["optimal", "8x8", "--mines", "2", "--engine", "compiled"], "at most 63 cells, not 64"),
-    (["optimal", "3x3", "--mines", "2", "--engine", "fast"], "invalid choice: 'fast'"),
-    (["optimal", "3x3", "--mines", "2", "--max-states", "0"], "max_states must be at least 1, not 0"),
-    (["optimal", "3x3", "--mines", "9"], "9 mines leave no safe cell on a 3x3 board"),
-    (["optimal", "3x3", "--mines", "12"], "12 mines do not fit"),
-    (["optimal", "3x3", "--mines", "2", "--first-click", "corner"], "invalid choice: 'corner'"),
-    (["optimal", "3x", "--mines", "2"], "board size must look like HxW"),
-    (["optimal", "--mines", "2"], "give a board size HxW or --position FILE"),
-    (["optimal", "--mines", "1", "--position", "-"], "the board is empty"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["optimal", "8x8", "--mines", "2", "--engine", "compiled"], "at most 63 cells, not 64"),
+        (["optimal", "3x3", "--mines", "2", "--engine", "fast"], "invalid choice: 'fast'"),
+        (["optimal", "3x3", "--mines", "2", "--max-states", "0"], "max_states must be at least 1, not 0"),
+        (["optimal", "3x3", "--mines", "9"], "9 mines leave no safe cell on a 3x3 board"),
+        (["optimal", "3x3", "--mines", "12"], "12 mines do not fit"),
+        (["optimal", "3x3", "--mines", "2", "--first-click", "corner"], "invalid choice: 'corner'"),
+        (["optimal", "3x", "--mines", "2"], "board size must look like HxW"),
+        (["optimal", "--mines", "2"], "give a board size HxW or --position FILE"),
+        (["optimal", "--mines", "1", "--position", "-"], "the board is empty"),
+    ],
+)
 def test_optimal_rejects_bad_input_with_status_2(args, message):
     result = run(*args)
     assert result.returncode == 2 and result.stdout == ""
@@ -157,10 +170,13 @@ def test_tables_fills_then_resumes(tmp_path):
     assert again.returncode == 0 and " 0 solved now" in again.stdout and "already there" in again.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["tables", "--rules", "corner"], "unknown first-click rule 'corner'"),
-    (["tables", "--strips", "2y3"], "board size must look like HxW"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["tables", "--rules", "corner"], "unknown first-click rule 'corner'"),
+        (["tables", "--strips", "2y3"], "board size must look like HxW"),
+    ],
+)
 def test_tables_rejects_bad_options(args, message, tmp_path):
     result = run(*args, "--db", str(tmp_path / "t.sqlite"), "--quiet")
     assert result.returncode == 2 and message in result.stderr

@@ -1,4 +1,5 @@
 """Every counter against the brute-force oracle, the article's numbers, and real positions."""
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -11,11 +12,13 @@ from minelib.oracles import count_layouts
 from minelib.problems import midgame_positions
 from tests.conftest import positions, problems
 
-ARTICLE_X = np.array([
-    [1, 1, 1, 1, 0, 0, 0, 0],
-    [0, 0, 0, 1, 1, 1, 1, 0],
-    [1, 1, 1, 1, 1, 1, 1, 1],
-])
+ARTICLE_X = np.array(
+    [
+        [1, 1, 1, 1, 0, 0, 0, 0],
+        [0, 0, 0, 1, 1, 1, 1, 0],
+        [1, 1, 1, 1, 1, 1, 1, 1],
+    ]
+)
 ARTICLE_Y = np.array([2, 2, 5])
 PROBLEM_2x43 = (
     np.vstack([np.isin(np.arange(43), [3, 8, 18, 29, 36]).astype(int), np.ones(43, dtype=int)]),
@@ -60,7 +63,7 @@ def test_board_counts_agree_with_layout_enumeration(position):
 
 def test_counts_without_total_row_multiply_by_free_cells():
     X = np.array([[1, 1, 0, 0, 0]])
-    assert FrontierCounter().count(X, [1]) == 2 * 2 ** 3
+    assert FrontierCounter().count(X, [1]) == 2 * 2**3
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -81,12 +84,14 @@ def test_expert_positions_split_consistently_on_every_frontier_cell(seed):
 
 def test_components_are_independent_and_grouped():
     # two separate pairs of rows, a free column, and the total row
-    X = np.array([
-        [1, 1, 0, 0, 0, 0],
-        [0, 0, 1, 1, 1, 0],
-        [0, 0, 0, 1, 1, 0],
-        [1, 1, 1, 1, 1, 1],
-    ])
+    X = np.array(
+        [
+            [1, 1, 0, 0, 0, 0],
+            [0, 0, 1, 1, 1, 0],
+            [0, 0, 0, 1, 1, 0],
+            [1, 1, 1, 1, 1, 1],
+        ]
+    )
     parts = frontier.decompose(X, np.array([1, 2, 1, 3]))
     assert parts.free == (5,) and parts.total == 3 and parts.feasible
     # "2,3,4 hold 2" less "3,4 hold 1" leaves "2 holds 1": the second pair splits in two
@@ -111,18 +116,22 @@ def test_narrow_order_is_a_permutation():
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=6))
 def test_component_polynomial_of_one_row_is_a_binomial(sizes):
     from math import comb
+
     rows = (tuple(range(len(sizes))),)
     total = sum(sizes)
     for target in range(total + 1):
         assert frontier.component_polynomial(tuple(sizes), rows, (target,)) == ((target, comb(total, target)),)
 
 
-@pytest.mark.parametrize("X, y, message", [
-    (np.zeros(3), np.zeros(3), "2-D"),
-    (np.zeros((2, 3)), np.zeros(3), "length 2"),
-    (np.full((1, 2), 2), np.zeros(1), "only 0 and 1"),
-    (np.zeros((1, 2)), np.array([0.5]), "integers"),
-])
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.zeros(3), np.zeros(3), "2-D"),
+        (np.zeros((2, 3)), np.zeros(3), "length 2"),
+        (np.full((1, 2), 2), np.zeros(1), "only 0 and 1"),
+        (np.zeros((1, 2)), np.array([0.5]), "integers"),
+    ],
+)
 def test_malformed_problems_are_rejected(X, y, message):
     for counter in ALL_COUNTERS:
         with pytest.raises(ValueError, match=message):

@@ -1,4 +1,5 @@
 """Article 000's evaluators: its table, its best cells, and agreement with the optimal solver."""
+
 from fractions import Fraction
 
 import pytest
@@ -8,8 +9,14 @@ from minelib.evaluators import EVALUATORS, BaselineEvaluator, EfficientEvaluator
 from minelib.optimal import OptimalSolver, solve
 
 # The article's table (2 mines) with the cell its evaluator reported, for the boards fast enough here.
-ARTICLE = {"1x3": ("1/3", (0, 0)), "1x4": ("1/3", (0, 0)), "1x5": ("2/5", (0, 0)), "1x6": ("8/15", (0, 2)),
-           "2x2": ("1/6", (0, 0)), "2x3": ("1/3", (0, 0))}
+ARTICLE = {
+    "1x3": ("1/3", (0, 0)),
+    "1x4": ("1/3", (0, 0)),
+    "1x5": ("2/5", (0, 0)),
+    "1x6": ("8/15", (0, 2)),
+    "2x2": ("1/6", (0, 0)),
+    "2x3": ("1/3", (0, 0)),
+}
 
 
 @pytest.mark.parametrize("evaluator", EVALUATORS, ids=lambda e: e.__name__)

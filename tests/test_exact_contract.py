@@ -1,5 +1,6 @@
 """One contract for everything that answers exactly with a ``Result``: the optimal solver's
 engines and article 000's evaluators, against plain minimax (``minelib.oracles``)."""
+
 from math import comb
 
 import pytest
@@ -15,17 +16,22 @@ def _engine(name):
     def answer(size, mines, board=None) -> Result:
         solver = OptimalSolver(size, mines, engine=name)
         return solver.first_move("none") if board is None else solver.position(board)
+
     return answer
 
 
 def _evaluator(cls):
     def answer(size, mines, board=None) -> Result:
         return cls(size, mines).evaluate(board)
+
     return answer
 
 
-EXACT = {"python engine": _engine("python"), "compiled engine": _engine("compiled"),
-         **{cls.__name__: _evaluator(cls) for cls in EVALUATORS}}
+EXACT = {
+    "python engine": _engine("python"),
+    "compiled engine": _engine("compiled"),
+    **{cls.__name__: _evaluator(cls) for cls in EVALUATORS},
+}
 TINY = [(1, 4, 1), (1, 5, 2), (2, 2, 1), (2, 3, 2), (2, 3, 3), (1, 6, 2)]
 
 

@@ -1,4 +1,5 @@
 """Experiments: seeded, resumable, any executor, summaries and the play command."""
+
 import json
 from concurrent.futures import ThreadPoolExecutor
 
@@ -21,8 +22,7 @@ def test_results_do_not_depend_on_the_executor(tmp_path):
     threads = run(setting, tmp_path / "b.jsonl", executor=ThreadPoolExecutor(2), progress=False)
     pooled = run(setting, tmp_path / "c.jsonl", progress=False)
     assert serial.wins == threads.wins == pooled.wins
-    by_index = [{i: (e["won"], e["guesses"]) for i, e in load(tmp_path / f"{n}.jsonl", setting).items()}
-                for n in "abc"]
+    by_index = [{i: (e["won"], e["guesses"]) for i, e in load(tmp_path / f"{n}.jsonl", setting).items()} for n in "abc"]
     assert by_index[0] == by_index[1] == by_index[2] and len(by_index[0]) == 6
 
 
@@ -34,11 +34,13 @@ def test_an_interrupted_run_resumes(tmp_path):
         handle.write('{"setting": "torn')  # a line cut short by a kill
     played = []
     import minelib.experiments as experiments
+
     original = experiments.play_one
 
     def spy(s, i):
         played.append(i)
         return original(s, i)
+
     experiments.play_one = spy
     try:
         summary = run(setting, path, parallel=False, progress=False)
@@ -55,9 +57,15 @@ def test_replaying_layouts(tmp_path):
         Setting("lookahead", "5x5", 3, games=2, boards=boards)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    (dict(player="smart"), "unknown player"), (dict(first="edge"), "unknown first click"),
-    (dict(games=0), "positive integer"), (dict(mines=81), "do not fit")])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (dict(player="smart"), "unknown player"),
+        (dict(first="edge"), "unknown first click"),
+        (dict(games=0), "positive integer"),
+        (dict(mines=81), "do not fit"),
+    ],
+)
 def test_bad_settings_are_refused(kwargs, message):
     fields = dict(player="lookahead", size="9x9", mines=10, games=3) | kwargs
     with pytest.raises(ValueError, match=message):
@@ -71,8 +79,12 @@ def test_summary_of_nothing_is_an_error():
 
 def test_play_command(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
-    assert main(["play", "--size", "9x9", "--mines", "10", "--games", "4", "--serial", "--json",
-                 "--results", str(results)]) == 0
+    assert (
+        main(
+            ["play", "--size", "9x9", "--mines", "10", "--games", "4", "--serial", "--json", "--results", str(results)]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     # the command plays exactly the library's games: the same setting, game for game
     expected = run(Setting("lookahead", "9x9", 10, games=4, seed=0), parallel=False, progress=False)
@@ -81,20 +93,44 @@ def test_play_command(tmp_path, capsys):
     assert out["interval"] == list(wilson_interval(expected.wins, 4))
     boards = tmp_path / "boards.txt"
     boards.write_text("*...\n....\n....\n...*\n\n....\n.*..\n....\n..*.\n")
-    assert main(["play", "--size", "4x4", "--mines", "2", "--boards", str(boards), "--serial",
-                 "--first-click", "safe", "--player", "zdd", "--quiet"]) == 0
-    replayed = run(Setting("zdd", "4x4", 2, games=2, first_click="safe",
-                           boards=tuple(boards.read_text().split("\n\n"))), parallel=False, progress=False)
-    assert capsys.readouterr().out.startswith(f"zdd on 4x4 with 2 mines, first click random (safe): "
-                                              f"{replayed.wins}/2 won")
+    assert (
+        main(
+            [
+                "play",
+                "--size",
+                "4x4",
+                "--mines",
+                "2",
+                "--boards",
+                str(boards),
+                "--serial",
+                "--first-click",
+                "safe",
+                "--player",
+                "zdd",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
+    replayed = run(
+        Setting("zdd", "4x4", 2, games=2, first_click="safe", boards=tuple(boards.read_text().split("\n\n"))),
+        parallel=False,
+        progress=False,
+    )
+    assert capsys.readouterr().out.startswith(
+        f"zdd on 4x4 with 2 mines, first click random (safe): {replayed.wins}/2 won"
+    )
 
 
 def test_play_keeps_solver_as_an_alias_of_player(capsys):
-    assert main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json",
-                 "--solver", "safest"]) == 0
+    assert (
+        main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json", "--solver", "safest"]) == 0
+    )
     by_alias = json.loads(capsys.readouterr().out)
-    assert main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json",
-                 "--player", "safest"]) == 0
+    assert (
+        main(["play", "--size", "5x5", "--mines", "3", "--games", "2", "--serial", "--json", "--player", "safest"]) == 0
+    )
     by_name = json.loads(capsys.readouterr().out)
     assert by_alias.pop("seconds") and by_name.pop("seconds") and by_alias == by_name
     with pytest.raises(SystemExit) as stop:
@@ -109,12 +145,16 @@ def test_play_help_reads_as_written(capsys):
     assert "95% interval" in text and "%%" not in text and "--player" in text
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--size", "9x9", "--games", "2"], "--mines K or --density D"),
-    (["--size", "9x9", "--mines", "90", "--games", "2"], "do not fit"),
-    (["--size", "9by9", "--mines", "9"], "HxW"),
-    (["--size", "9x9", "--density", "2"], "density"),
-    (["--size", "4x4", "--mines", "2", "--boards", "/nonexistent"], "cannot read")])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--size", "9x9", "--games", "2"], "--mines K or --density D"),
+        (["--size", "9x9", "--mines", "90", "--games", "2"], "do not fit"),
+        (["--size", "9by9", "--mines", "9"], "HxW"),
+        (["--size", "9x9", "--density", "2"], "density"),
+        (["--size", "4x4", "--mines", "2", "--boards", "/nonexistent"], "cannot read"),
+    ],
+)
 def test_play_command_errors(argv, message, capsys):
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
@@ -123,8 +163,18 @@ def test_play_command_errors(argv, message, capsys):
 
 def test_results_written_before_the_players_were_renamed_still_load(tmp_path):
     setting = Setting("lookahead", "9x9", 10, games=2, seed=3)
-    old_key = json.dumps({"boards": [], "first": "random", "first_click": "zero", "mines": 10, "seed": 3,
-                          "size": "9x9", "solver": "best"}, sort_keys=True)
+    old_key = json.dumps(
+        {
+            "boards": [],
+            "first": "random",
+            "first_click": "zero",
+            "mines": 10,
+            "seed": 3,
+            "size": "9x9",
+            "solver": "best",
+        },
+        sort_keys=True,
+    )
     path = tmp_path / "old.jsonl"
     path.write_text(json.dumps({"setting": old_key, "index": 0, "won": True, "guesses": 1, "seconds": 0.1}) + "\n")
     assert list(load(path, setting)) == [0]

@@ -1,4 +1,5 @@
 """The game engine: rules, seeded layouts, opening regions, flags, fixed layouts."""
+
 import pytest
 
 from minelib.board import MINE, UNOPENED, BoardSize, neighbour_sums
@@ -65,20 +66,22 @@ def test_fixed_layout_checks_the_first_click_rule():
         game.open((0, 1))
 
 
-@pytest.mark.parametrize("args, message", [
-    ((BoardSize(3, 3), 9, "zero"), "do not fit"),
-    ((BoardSize(3, 3), 9, "safe"), "do not fit"),
-    ((BoardSize(3, 3), 10, "none"), "do not fit"),
-    ((BoardSize(3, 3), -1, "none"), "non-negative"),
-    ((BoardSize(3, 3), 1, "lucky"), "unknown first-click rule"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((BoardSize(3, 3), 9, "zero"), "do not fit"),
+        ((BoardSize(3, 3), 9, "safe"), "do not fit"),
+        ((BoardSize(3, 3), 10, "none"), "do not fit"),
+        ((BoardSize(3, 3), -1, "none"), "non-negative"),
+        ((BoardSize(3, 3), 1, "lucky"), "unknown first-click rule"),
+    ],
+)
 def test_bad_games_are_refused(args, message):
     with pytest.raises(ValueError, match=message):
         Game(*args)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("*.\n.", "row 1 has 1 cells"), ("*x", "unexpected 'x'"), ("", "empty")])
+@pytest.mark.parametrize("text, message", [("*.\n.", "row 1 has 1 cells"), ("*x", "unexpected 'x'"), ("", "empty")])
 def test_bad_pictures_are_refused(text, message):
     with pytest.raises(ValueError, match=message):
         parse_layout(text)
@@ -94,6 +97,7 @@ def test_picture_round_trip_and_density():
 
 def test_a_shown_position_cannot_be_opened():
     from minelib.board import Board
+
     game = Game.showing(Board.from_text("1.\n.."), 1)
     with pytest.raises(ValueError, match="only shows a position"):
         game.open((1, 1))

@@ -1,4 +1,5 @@
 """The compiled engine (minelib.kernel) against the Python one, and how it stops."""
+
 import threading
 
 import numpy as np
@@ -44,8 +45,21 @@ def test_the_kernel_stops_at_once_when_asked():
     engine = CompiledEngine(Geometry(BoardSize(4, 5)), True, 1000)
     layouts = np.array(OptimalSolver("4x5", 5, "python").all_layouts(), np.int64)
     engine._meta[ABORT] = 1
-    assert click(layouts, 0, 0, engine._full, engine._neighbours, engine._tables, engine._slots, engine._entries,
-                 engine._pool, engine._meta) == 0
+    assert (
+        click(
+            layouts,
+            0,
+            0,
+            engine._full,
+            engine._neighbours,
+            engine._tables,
+            engine._slots,
+            engine._entries,
+            engine._pool,
+            engine._meta,
+        )
+        == 0
+    )
     assert engine.solved == 0
 
 
@@ -91,7 +105,7 @@ def test_both_engines_use_the_same_symmetry_tables():
     assert tables.shape == (3, 2, 256)
     for t, per_chunk in enumerate(geometry.chunk_tables):
         for c, table in enumerate(per_chunk):
-            assert list(tables[t, c, :len(table)]) == table
+            assert list(tables[t, c, : len(table)]) == table
 
 
 def test_a_position_on_the_largest_compiled_board():

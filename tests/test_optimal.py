@@ -1,4 +1,5 @@
 """The optimal solver against plain minimax, the article's table, and its errors."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -14,8 +15,20 @@ from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
 
 # Article 000's table: exact success probability with 2 mines, first click may hit a mine.
-ARTICLE_TABLE = {"1x3": "1/3", "1x4": "1/3", "1x5": "2/5", "1x6": "8/15", "1x7": "4/7", "1x8": "17/28",
-                 "1x9": "23/36", "2x2": "1/6", "2x3": "1/3", "2x4": "9/28", "3x3": "2/3", "2x5": "13/45"}
+ARTICLE_TABLE = {
+    "1x3": "1/3",
+    "1x4": "1/3",
+    "1x5": "2/5",
+    "1x6": "8/15",
+    "1x7": "4/7",
+    "1x8": "17/28",
+    "1x9": "23/36",
+    "2x2": "1/6",
+    "2x3": "1/3",
+    "2x4": "9/28",
+    "3x3": "2/3",
+    "2x5": "13/45",
+}
 
 TINY = [(h, w, k) for h in (1, 2, 3) for w in range(h, 5) if h * w <= 8 for k in range(1, h * w)]
 ENGINES = ["python", "compiled"]
@@ -101,9 +114,10 @@ def test_3x3_agrees_with_minimax_and_the_rules_help_in_order(mines):
     assert results["zero"].move_values[(1, 1)] == 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (("3x3", 9), "leave no safe cell"), (("3x3", 10), "do not fit"), (("3x", 1), "HxW"),
-    (("0x3", 1), "height")])
+@pytest.mark.parametrize(
+    "args, message",
+    [(("3x3", 9), "leave no safe cell"), (("3x3", 10), "do not fit"), (("3x", 1), "HxW"), (("0x3", 1), "height")],
+)
 def test_bad_boards_are_rejected(args, message):
     with pytest.raises(ValueError, match=message):
         OptimalSolver(*args)
@@ -136,6 +150,7 @@ def test_the_python_memo_never_holds_more_than_its_bound():
     def watched():
         click()
         sizes.append(len(solver.engine.memo) + len(solver.engine.aliases))
+
     solver.engine._make_room = watched
     solver.first_move("safe")
     assert sizes and max(sizes) < 2 * 5

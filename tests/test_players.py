@@ -1,4 +1,5 @@
 """The players: never wrong on a certain move, deterministic, and the right move in known positions."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -9,8 +10,12 @@ from minelib.board import Board, BoardSize
 from minelib.game import Game, first_cell
 from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, ZDDPlayer
 
-SETTINGS = [(BoardSize(9, 9), 10, "zero"), (BoardSize(8, 8), 14, "safe"), (BoardSize(6, 10), 14, "none"),
-            (BoardSize(16, 30), 99, "zero")]
+SETTINGS = [
+    (BoardSize(9, 9), 10, "zero"),
+    (BoardSize(8, 8), 14, "safe"),
+    (BoardSize(6, 10), 14, "none"),
+    (BoardSize(16, 30), 99, "zero"),
+]
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
@@ -37,6 +42,7 @@ def test_games_are_deterministic(name):
         rng = np.random.default_rng([4, 2])
         game = Game(BoardSize(9, 9), 10, "zero", seed=rng)
         return PLAYERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
+
     assert play() == play()
 
 
@@ -44,8 +50,14 @@ def test_games_are_deterministic(name):
 def test_recommend_finds_the_certain_move(name):
     board = Board.from_text("1..\n1..\n1..")  # (0,1) and (2,1) safe, (1,1) a mine, by the 1-1-1 column
     move = PLAYERS[name]().recommend(board, 1)
-    assert move.certain and (move.kind, move.cell) in {("open", (0, 1)), ("open", (2, 1)), ("flag", (1, 1)),
-                                                       ("open", (0, 2)), ("open", (1, 2)), ("open", (2, 2))}
+    assert move.certain and (move.kind, move.cell) in {
+        ("open", (0, 1)),
+        ("open", (2, 1)),
+        ("flag", (1, 1)),
+        ("open", (0, 2)),
+        ("open", (1, 2)),
+        ("open", (2, 2)),
+    }
 
 
 def test_guesses_pick_the_safest_cell():
@@ -57,11 +69,13 @@ def test_guesses_pick_the_safest_cell():
     zdd = ZDDPlayer().probabilities(board, 2)
     assert zdd == analyze(board, 2) and zdd.count == 12
     assert {c: zdd.probability(c) for c in board.unopened_cells()} == {
-        c: Fraction(1, 3) if c[1] < 2 else Fraction(1, 4) for c in board.unopened_cells()}
+        c: Fraction(1, 3) if c[1] < 2 else Fraction(1, 4) for c in board.unopened_cells()
+    }
 
 
 def test_recommend_rejects_impossible_positions():
     from minelib.analysis import ImpossiblePosition
+
     with pytest.raises(ImpossiblePosition):
         LookaheadPlayer().recommend(Board.from_text("3.\n.."), 1)
 

@@ -1,4 +1,5 @@
 """The article's benchmark generators and the seeded mid-game positions."""
+
 import numpy as np
 import pytest
 
@@ -13,14 +14,33 @@ from minelib.problems import (
 )
 
 # Article 001's tables: (label, number of solutions) for default_rng(42).
-SMALL_TABLE = [("1x17", 10560), ("3x10", 0), ("3x19", 9009), ("1x20", 0), ("2x6", 0),
-               ("5x15", 18), ("4x12", 0), ("3x13", 0), ("2x9", 1), ("5x9", 0)]
-LARGE_TABLE = [("2x43", 15471286560), ("10x42", 0), ("5x30", 0), ("5x47", 1113024), ("7x34", 0),
-               ("8x34", 0), ("6x46", 0), ("3x29", 74256), ("5x49", 630591), ("4x37", 65780)]
+SMALL_TABLE = [
+    ("1x17", 10560),
+    ("3x10", 0),
+    ("3x19", 9009),
+    ("1x20", 0),
+    ("2x6", 0),
+    ("5x15", 18),
+    ("4x12", 0),
+    ("3x13", 0),
+    ("2x9", 1),
+    ("5x9", 0),
+]
+LARGE_TABLE = [
+    ("2x43", 15471286560),
+    ("10x42", 0),
+    ("5x30", 0),
+    ("5x47", 1113024),
+    ("7x34", 0),
+    ("8x34", 0),
+    ("6x46", 0),
+    ("3x29", 74256),
+    ("5x49", 630591),
+    ("4x37", 65780),
+]
 
 
-@pytest.mark.parametrize("ranges, table", [
-    (((1, 6), (5, 21)), SMALL_TABLE), (((2, 11), (20, 51)), LARGE_TABLE)])
+@pytest.mark.parametrize("ranges, table", [(((1, 6), (5, 21)), SMALL_TABLE), (((2, 11), (20, 51)), LARGE_TABLE)])
 def test_minesweeper_like_generator_reproduces_the_article(ranges, table):
     problems = list(minesweeper_like_problems(10, *ranges, np.random.default_rng(42)))
     got = [(problem_label(X), LastSpeedupCounter().count(X, y)) for X, y in problems]
@@ -39,8 +59,10 @@ def test_uniform_generator_shapes_and_ranges():
         assert set(np.unique(X)) <= {0, 1} and ((y >= 0) & (y <= X.shape[1])).all()
 
 
-@pytest.mark.parametrize("args, message", [
-    ((0, (1, 2), (1, 2)), "n_problems"), ((1, (2, 2), (1, 2)), "M_range"), ((1, (1, 2), (0, 2)), "N_range")])
+@pytest.mark.parametrize(
+    "args, message",
+    [((0, (1, 2), (1, 2)), "n_problems"), ((1, (2, 2), (1, 2)), "M_range"), ((1, (1, 2), (0, 2)), "N_range")],
+)
 def test_generators_reject_bad_ranges(args, message):
     for generator in (uniform_problems, minesweeper_like_problems):
         with pytest.raises(ValueError, match=message):

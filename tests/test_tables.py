@@ -1,4 +1,5 @@
 """The SQLite tables: filled incrementally, resumable, capped entries retried, read back exactly."""
+
 import sqlite3
 from math import comb
 
@@ -68,9 +69,11 @@ def test_a_table_from_before_the_derived_column_still_loads_and_fills(tmp_path):
     path = tmp_path / "old.sqlite"
     with sqlite3.connect(path) as connection:
         connection.execute(SCHEMA.replace("derived_from TEXT,", ""))
-        connection.execute("INSERT INTO optimal (height, width, mines, rule, probability, best_moves, move_values, "
-                           "states, seconds) VALUES (1, 2, 1, 'safe', '1', '[[0, 0], [0, 1]]', "
-                           "'{\"0,0\": \"1\", \"0,1\": \"1\"}', 1, 0.0)")
+        connection.execute(
+            "INSERT INTO optimal (height, width, mines, rule, probability, best_moves, move_values, "
+            "states, seconds) VALUES (1, 2, 1, 'safe', '1', '[[0, 0], [0, 1]]', "
+            '\'{"0,0": "1", "0,1": "1"}\', 1, 0.0)'
+        )
     assert [e.derived_from for e in load_table(path)] == [None]
     fill_table(path, [Task(1, 2, 1, "none")], progress=False)
     assert {e.task.rule: e.derived_from for e in load_table(path)} == {"safe": None, "none": "safe"}
@@ -97,6 +100,7 @@ def test_bad_rules_and_missing_tables_are_clear_errors(tmp_path):
 
 def test_entries_the_solver_refuses_are_left_out():
     from minelib.layouts import SOLVER_LAYOUTS
+
     todo = tasks([(5, 5)])
     assert todo and all(t.layouts <= SOLVER_LAYOUTS for t in todo)
     assert Task(5, 5, 10, "none") not in todo  # 3.3 million starting layouts

@@ -1,4 +1,5 @@
 """The benchmark helpers and byte-stable figures."""
+
 import time
 
 import numpy as np
@@ -45,8 +46,12 @@ def test_benchmark_records_skipped_runs_and_prints_the_article_format():
 
 
 def test_summary_gives_ratios_to_the_reference():
-    rows = [Measurement(0, "a", "Ref", 1, 1.0), Measurement(0, "a", "Other", 1, 4.0),
-            Measurement(1, "b", "Ref", 2, 2.0), Measurement(1, "b", "Other", None, None)]
+    rows = [
+        Measurement(0, "a", "Ref", 1, 1.0),
+        Measurement(0, "a", "Other", 1, 4.0),
+        Measurement(1, "b", "Ref", 2, 2.0),
+        Measurement(1, "b", "Other", None, None),
+    ]
     table = {entry["counter"]: entry for entry in summary(rows, "Ref")}
     assert table["Other"]["median_ratio"] == 4.0 and table["Other"]["skipped"] == 1
     assert table["Ref"]["median_s"] == 1.5
@@ -81,13 +86,18 @@ def test_save_figure_rejects_bad_names(name, tmp_path):
 
 
 def test_counts_by_problem_keeps_every_problem():
-    rows = [Measurement(0, "2x3", "A", 5, 0.1), Measurement(0, "2x3", "B", None, None),
-            Measurement(1, "2x3", "A", 7, 0.1), Measurement(2, "1x1", "A", None, None)]
+    rows = [
+        Measurement(0, "2x3", "A", 5, 0.1),
+        Measurement(0, "2x3", "B", None, None),
+        Measurement(1, "2x3", "A", 7, 0.1),
+        Measurement(2, "1x1", "A", None, None),
+    ]
     assert counts_by_problem(rows) == {"2x3": 5, "2x3 #1": 7, "1x1": None}
 
 
 def test_figures_folder_follows_the_environment_or_the_nearest_figures(tmp_path, monkeypatch):
     from minelib.plotting import figures_dir
+
     (tmp_path / "figures").mkdir()
     (tmp_path / "notebooks").mkdir()
     monkeypatch.delenv("MINELIB_FIGURES", raising=False)

@@ -1,4 +1,5 @@
 """The board explorer driven headless: buttons clicked, traits changed, overlays checked."""
+
 from fractions import Fraction
 
 import numpy as np
@@ -87,8 +88,10 @@ def test_edit_mode_overlays_recommendation_and_win_probabilities():
     assert move is not None and explorer.buttons[move.cell].description.startswith("→")
     explorer.overlay_controls["probabilities"].value = False
     cell = (2, 2)
-    assert explorer.buttons[cell].description in ("\u00a0", "→") and \
-        f"mine probability {analyze(position, 2).probability(cell)}" in explorer.buttons[cell].tooltip
+    assert (
+        explorer.buttons[cell].description in ("\u00a0", "→")
+        and f"mine probability {analyze(position, 2).probability(cell)}" in explorer.buttons[cell].tooltip
+    )
 
 
 def test_win_probabilities_are_refused_on_big_positions():

@@ -1,4 +1,5 @@
 """The ZDD package against plain Python sets, and its danger counts against minelib.analyze."""
+
 from itertools import combinations
 
 import pytest
@@ -124,10 +125,12 @@ def test_importing_the_players_leaves_the_recursion_limit_alone():
     import subprocess
     import sys
 
-    code = ("import sys; before = sys.getrecursionlimit(); import minelib.players; "
-            "print(before, sys.getrecursionlimit())")
-    before, after = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                   check=True).stdout.split()
+    code = (
+        "import sys; before = sys.getrecursionlimit(); import minelib.players; print(before, sys.getrecursionlimit())"
+    )
+    before, after = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
     assert before == after
 
 

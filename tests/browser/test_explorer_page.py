@@ -6,6 +6,7 @@ every cell on the page must then show what the library says: the opened numbers
 and the exact mine probabilities (in percent) of the unopened cells. A
 screenshot is saved as ``figures/explorer.png``.
 """
+
 import os
 import socket
 import subprocess
@@ -21,8 +22,16 @@ from minelib.widgets import BoardExplorer
 pytestmark = pytest.mark.browser
 CHROMIUM = "/usr/bin/chromium"
 HERE = Path(__file__).parent
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def free_port() -> int:
@@ -35,9 +44,20 @@ def free_port() -> int:
 def server():
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(HERE / "explorer_page.ipynb"), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "MINELIB_FIGURES": "/tmp"})
+        [
+            sys.executable,
+            "-m",
+            "voila",
+            str(HERE / "explorer_page.ipynb"),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--show_tracebacks=True",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "MINELIB_FIGURES": "/tmp"},
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -72,15 +92,15 @@ def test_clicking_a_cell_shows_numbers_and_probabilities(server):
         cells.nth(4 * 9 + 4).click()
         expected = expected_texts((4, 4))
         page.wait_for_function(
-            "n => document.querySelectorAll('button.minelib-cell')[n].textContent.trim() !== ''",
-            arg=0, timeout=30_000) if expected[0] else None
+            "n => document.querySelectorAll('button.minelib-cell')[n].textContent.trim() !== ''", arg=0, timeout=30_000
+        ) if expected[0] else None
         deadline = time.time() + 30
         while time.time() < deadline:
             shown = [text.strip() for text in cells.all_text_contents()]
             if shown == expected:
                 break
             time.sleep(0.25)
-        grids = (" ".join(f"{t:>4}" for t in rows[i:i + 9]) for rows in (shown, expected) for i in range(0, 81, 9))
+        grids = (" ".join(f"{t:>4}" for t in rows[i : i + 9]) for rows in (shown, expected) for i in range(0, 81, 9))
         assert shown == expected, "\n".join(grids)
         assert any(t.isdigit() and int(t) > 0 for t in shown), "some opened numbers are shown"
         status = page.locator("text=consistent layouts").first.text_content()
