@@ -19,20 +19,21 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 # Execute every notebook headless, in place; the notebooks rewrite figures/.
-# nbconvert writes a notebook only after all its cells ran. No execution timestamps and no
-# widget state are recorded, so a rerun changes only what the computation changed.
+# nbconvert writes a notebook only after all its cells ran. No execution timestamps, no widget
+# state and no widget views (notebooks/tidy.py) are kept: a rerun changes only what the computation changed.
 reproduce: install
 	@for nb in $(NOTEBOOKS); do \
 		echo "executing $$nb"; \
 		$(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 			--ExecutePreprocessor.timeout=1800 --ExecutePreprocessor.store_widget_state=False \
 			--ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
+		$(BIN)/python notebooks/tidy.py "$$nb" || exit 1; \
 	done
 
 # ruff (lint and format) over the code, mypy over the package: a minute at most.
 lint: install
-	$(BIN)/ruff check minelib tests benchmarks
-	$(BIN)/ruff format --check minelib tests benchmarks
+	$(BIN)/ruff check minelib tests benchmarks notebooks/tidy.py notebooks/conftest.py
+	$(BIN)/ruff format --check minelib tests benchmarks notebooks/tidy.py notebooks/conftest.py
 	$(BIN)/mypy
 
 test: lint test-unit test-notebooks

@@ -92,7 +92,10 @@ class BoardExplorer:
             self.history = []
 
     def _repr_mimebundle_(self, **kwargs):
-        return self.widget._repr_mimebundle_(**kwargs)
+        """The live widget, and as plain text the position and the status line (what a saved notebook shows)."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/plain"] = f"{self.position.to_text()}\n{self.status_text()}"
+        return bundle
 
     # --- layout ----------------------------------------------------------------------
 
