@@ -45,7 +45,7 @@ test-unit: install
 # that testing leaves the working tree as it was (make reproduce rewrites figures/).
 test-notebooks: install
 	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks \
-		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider --durations=5
 
 # A real-browser check of the explorer: Voila serves a notebook on localhost and
 # headless Chromium (Debian's package, installed here if missing; needs root)

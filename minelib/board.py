@@ -136,8 +136,9 @@ class Board:
         return cls(rows)
 
     @classmethod
-    def unopened(cls, size: BoardSize) -> Board:
+    def unopened(cls, size: BoardSize | str) -> Board:
         """A board with every cell unopened."""
+        size = BoardSize.of(size)
         return cls(np.full((size.height, size.width), UNOPENED))
 
     def to_text(self) -> str:

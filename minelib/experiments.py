@@ -69,7 +69,7 @@ class Setting:
     """
 
     player: str
-    size: str
+    size: str  # a BoardSize is accepted too, and kept as "HxW"
     mines: int
     games: int
     seed: int = 0
@@ -78,6 +78,7 @@ class Setting:
     boards: tuple[str, ...] = ()
 
     def __post_init__(self):
+        object.__setattr__(self, "size", str(BoardSize.of(self.size)))  # a BoardSize or "HxW"; kept as "HxW"
         if self.player not in PLAYERS:
             raise ValueError(f"unknown player {self.player!r} (expected one of {', '.join(PLAYERS)})")
         if self.first not in FIRST_CELLS:

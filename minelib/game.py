@@ -34,8 +34,9 @@ def neighbour_ids(size: BoardSize) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(size.cell_id(n) for n in size.neighbours(c)) for c in size.cells())
 
 
-def first_cell(size: BoardSize, where: str, rng: np.random.Generator | None = None) -> Cell:
+def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | None = None) -> Cell:
     """The first click: ``corner`` (0, 0), ``center``, or ``random`` (seeded by rng)."""
+    size = BoardSize.of(size)
     if where == "corner":
         return (0, 0)
     if where == "center":
@@ -53,8 +54,9 @@ def check_first_click(rule: str) -> None:
         raise ValueError(f"unknown first-click rule {rule!r} (expected one of {', '.join(FIRST_CLICK_RULES)})")
 
 
-def check_rule(size: BoardSize, mines: int, rule: str) -> None:
+def check_rule(size: BoardSize | str, mines: int, rule: str) -> None:
     """Raise ValueError unless ``mines`` mines fit on ``size`` under first-click ``rule``."""
+    size = BoardSize.of(size)
     check_first_click(rule)
     if not isinstance(mines, (int, np.integer)) or mines < 0:
         raise ValueError(f"the number of mines must be a non-negative integer, got {mines!r}")
@@ -66,8 +68,9 @@ def check_rule(size: BoardSize, mines: int, rule: str) -> None:
         )
 
 
-def mines_for_density(size: BoardSize, density: float) -> int:
+def mines_for_density(size: BoardSize | str, density: float) -> int:
     """The mine count for a density in (0, 1), rounded to the nearest integer."""
+    size = BoardSize.of(size)
     if not 0 < density < 1:
         raise ValueError(f"mine density must lie strictly between 0 and 1, got {density!r}")
     return round(size.n_cells * density)
@@ -96,8 +99,9 @@ class Game:
     """One game of Minesweeper: a hidden layout, the player's view, and the status."""
 
     def __init__(
-        self, size: BoardSize, mines: int, first_click: str = "zero", seed=None, layout: np.ndarray | None = None
+        self, size: BoardSize | str, mines: int, first_click: str = "zero", seed=None, layout: np.ndarray | None = None
     ):
+        size = BoardSize.of(size)
         check_rule(size, mines, first_click)
         self.size, self.mines, self.first_click = size, int(mines), first_click
         self._rng = np.random.default_rng(seed)

@@ -21,7 +21,8 @@ Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
 class Geometry:
     """Cell bits, neighbour masks and symmetries of a board."""
 
-    def __init__(self, size: BoardSize):
+    def __init__(self, size: BoardSize | str):
+        size = BoardSize.of(size)
         self.size = size
         self.n = size.n_cells
         self.full = (1 << self.n) - 1

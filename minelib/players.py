@@ -272,11 +272,9 @@ class _LookaheadRun(_Player):
             hidden = self.hidden(c)
             if not hidden:
                 continue
-            need = self.need(c)
-            if need == 0:
-                return self._moves("open", hidden)
-            if need == len(hidden):
-                return self._moves("flag", hidden)
+            moves = self._settle(hidden, self.need(c))
+            if moves:
+                return moves
         return []
 
     def pairs(self) -> list[Move]:
@@ -287,11 +285,17 @@ class _LookaheadRun(_Player):
                 outer = numbers.get(b)
                 if outer is None or b == a or not inner < outer:
                     continue
-                rest, mines = outer - inner, self.need(b) - self.need(a)
-                if mines == 0:
-                    return self._moves("open", rest)
-                if mines == len(rest):
-                    return self._moves("flag", rest)
+                moves = self._settle(outer - inner, self.need(b) - self.need(a))
+                if moves:
+                    return moves
+        return []
+
+    def _settle(self, cells, mines: int) -> list[Move]:
+        """Open every cell when they hold no mine, flag every one when all are mines; else no move."""
+        if mines == 0:
+            return self._moves("open", cells)
+        if mines == len(cells):
+            return self._moves("flag", cells)
         return []
 
     def exact(self) -> list[Move]:

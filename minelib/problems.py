@@ -74,8 +74,9 @@ def problem_label(X: np.ndarray) -> str:
 # --- Positions from seeded random games --------------------------------------
 
 
-def random_layout(size: BoardSize, mines: int, first: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def random_layout(size: BoardSize | str, mines: int, first: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """A boolean mine layout with the first click and its neighbours mine-free."""
+    size = BoardSize.of(size)
     banned = {first, *size.neighbours(first)}
     allowed = [c for c in size.cells() if c not in banned]
     if mines > len(allowed):
@@ -122,7 +123,7 @@ def _simple_logic_step(values: np.ndarray, layout: np.ndarray) -> bool:
 
 
 def midgame_positions(
-    size: BoardSize,
+    size: BoardSize | str,
     mines: int,
     rng: np.random.Generator,
     stages: tuple[float, ...] = (0.3, 0.5, 0.7),
@@ -137,6 +138,7 @@ def midgame_positions(
     each time the player is stuck past a stage, so in every position the
     one-number rules make no progress.
     """
+    size = BoardSize.of(size)
     if guesses not in ("anywhere", "frontier"):
         raise ValueError(f"guesses must be 'anywhere' or 'frontier', got {guesses!r}")
     first = (int(rng.integers(size.height)), int(rng.integers(size.width)))

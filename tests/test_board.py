@@ -136,3 +136,22 @@ def test_equations_and_mask_pictures_read_like_the_board():
     constraints = to_constraints(Board.from_text("1.\n.."), mines=1)
     assert constraints.equations() == ["(0,1) + (1,0) + (1,1) = 1", "(0,1) + (1,0) + (1,1) = 1"]
     assert mask_picture(Board.from_text(EXAMPLE).frontier_mask()) == ".#..\n.#..\n.#.."
+
+
+def test_everything_that_takes_a_board_size_takes_hxw_text_too():
+    from minelib import EfficientEvaluator, Game, OptimalSolver, first_cell
+    from minelib.experiments import Setting
+    from minelib.game import check_rule, mines_for_density
+    from minelib.layouts import Geometry
+    from minelib.problems import midgame_positions, random_layout
+    from minelib.widgets import BoardExplorer
+
+    size = BoardSize(4, 5)
+    assert Board.unopened("4x5") == Board.unopened(size)
+    assert Game("4x5", 3).size == size and first_cell("4x5", "center") == first_cell(size, "center") == (2, 2)
+    assert mines_for_density("4x5", 0.2) == 4 and check_rule("4x5", 19, "safe") is None
+    assert Geometry("4x5").n == 20 and OptimalSolver("4x5", 2).size == EfficientEvaluator("4x5", 2).size == size
+    assert BoardExplorer("4x5", 3).size == size and Setting("zdd", size, 3, games=1).size == "4x5"
+    rng = np.random.default_rng(1)
+    assert random_layout("4x5", 3, (0, 0), rng).shape == (4, 5)
+    assert midgame_positions("16x30", 99, np.random.default_rng(2))[0].size == BoardSize(16, 30)
