@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count|analyze|optimal|tables|play ...`` (see ``--help``).
+"""The command line: ``python -m minelib count|analyze|optimal|tables|play|explore ...`` (see ``--help``).
 
 Bad input prints one line on stderr and exits with status 2.
 """
@@ -129,6 +129,32 @@ def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) ->
     command.add_argument("--json", action="store_true", help=json_help)
 
 
+def _explore(args) -> None:
+    from minelib import explore
+
+    if args.file is not None and args.size is not None:
+        raise ValueError("give a board size (--size HxW --mines K) or a position FILE, not both")
+    if (args.file is not None or args.size is not None) and args.mines is None:
+        raise ValueError("give --mines K with --size or a position FILE")
+    position = _read_board(args.file) if args.file is not None else None
+    overlays = tuple(name for name in args.overlays.split(",") if name)
+    source = explore.explorer_source(
+        args.size or "9x9",
+        10 if args.mines is None else args.mines,
+        args.first_click,
+        args.seed,
+        args.player,
+        overlays,
+        position,
+    )
+    if args.print_source:
+        print(source)
+        return
+    status = explore.serve(source, args.port, quiet=args.quiet)
+    if status:
+        raise ValueError(f"the page server (voila) stopped with status {status}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for ``python -m minelib``."""
     parser = _Parser(prog="python -m minelib", description="Exact answers about Minesweeper.")
@@ -254,6 +280,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=_play)
+    page = commands.add_parser(
+        "explore",
+        help="serve the explorer as a page on localhost, for any browser",
+        description="Serve a page with the board explorer on 127.0.0.1 (a free port unless --port) and print its "
+        "address: play a seeded game, or open on a position FILE, with exact overlays. Default: beginner, "
+        "9x9 with 10 mines. Ctrl-C stops the server.",
+    )
+    page.add_argument("file", nargs="?", help="a position to open on (board text; '-' for standard input)")
+    page.add_argument("--size", help="board size HxW (with --mines)")
+    page.add_argument("--mines", type=int, help="number of mines (with --size or FILE)")
+    page.add_argument(
+        "--first-click", choices=FIRST_CLICK_RULES, default="zero", help="first-click rule (default zero)"
+    )
+    page.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    page.add_argument(
+        "--player", choices=PLAYERS, default="lookahead", help="whose advice is shown (default lookahead)"
+    )
+    page.add_argument(
+        "--overlays",
+        default="probabilities,certain,recommended",
+        help="overlays shown at first, comma separated (default %(default)s)",
+    )
+    page.add_argument("--port", type=int, help="port on 127.0.0.1 (default: a free one)")
+    page.add_argument("--print-source", action="store_true", help="print the page's code instead of serving it")
+    page.add_argument("--quiet", action="store_true", help="no server log")
+    page.set_defaults(run=_explore)
     return parser
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 import copy
 import threading
 from fractions import Fraction
+from typing import NamedTuple
 
 import ipywidgets as w
 
@@ -39,6 +40,37 @@ EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
 WIN_OVERLAY_LAYOUTS = 2_000  # the win-probability overlay runs on positions with at most this many layouts
 CELL_SIZE = "30px"
+
+
+# The classic colours of the numbers, so that a board reads at a glance.
+NUMBER_COLOURS = {
+    1: "#0000ff",
+    2: "#008000",
+    3: "#ff0000",
+    4: "#000080",
+    5: "#800000",
+    6: "#008080",
+    7: "#000000",
+    8: "#808080",
+}
+LEGEND = (
+    '<div style="display:flex;align-items:center;gap:6px;font-size:12px">mine probability (percent on each cell):'
+    " 0% safe"
+    '<span style="display:inline-block;width:160px;height:12px;'
+    'background:linear-gradient(to right,#00ff60,#ffff60,#ff0060)"></span>'
+    " 100% mine · <b>safe</b> / <b>M</b>: certain · → the player's advice · numbers "
+    + " ".join(f'<b style="color:{colour}">{n}</b>' for n, colour in NUMBER_COLOURS.items())
+    + "</div>"
+)
+
+
+class CellLook(NamedTuple):
+    """How a cell's button looks: its text, background colour, tooltip and text colour."""
+
+    text: str
+    background: str
+    tooltip: str
+    ink: str = "#000000"
 
 
 def _heat(p: Fraction) -> str:
@@ -72,7 +104,7 @@ class BoardExplorer:
         self.buttons: dict[Cell, w.Button] = {}
         self._look: dict[Cell, tuple] = {}
         self._cell_layout = w.Layout(width=CELL_SIZE, height=CELL_SIZE, padding="0")
-        self._styles: dict[str, w.ButtonStyle] = {}
+        self._styles: dict[tuple[str, str], w.ButtonStyle] = {}
         self._grid_size: BoardSize | None = None
         self._silent = False  # set while the mode control is moved from code
         self.game: Game | None = None
@@ -84,7 +116,8 @@ class BoardExplorer:
         self.history: list = []
         self._cancel = threading.Event()
         self._build_controls(first_click, seed)
-        self.widget = w.VBox([self.controls, self.grid_box, self.status])
+        self.legend = w.HTML(LEGEND)
+        self.widget = w.VBox([self.controls, self.grid_box, self.status, self.legend])
         if position is None:
             self.new_game()
         else:
@@ -140,6 +173,7 @@ class BoardExplorer:
             ]
         )
         self.status = w.HTML()
+        self.status.add_class("minelib-status")
         self.grid_box = w.GridBox(layout=w.Layout(grid_gap="1px"))
 
     def _build_grid(self) -> None:
@@ -149,11 +183,10 @@ class BoardExplorer:
         self.buttons, self._look = {}, {}
         for cell in self.size.cells():
             look = self._look[cell] = self.cell_look(cell)
-            text, colour, tip = look
             button = w.Button(
-                description=text or "\u00a0",
-                tooltip=tip,
-                style=self._style(colour),
+                description=look.text or "\u00a0",
+                tooltip=look.tooltip,
+                style=self._style(look.background, look.ink),
                 layout=self._cell_layout,
                 _dom_classes=("minelib-cell",),
             )
@@ -163,11 +196,11 @@ class BoardExplorer:
         self._grid_size = self.size
         self.grid_box.layout.grid_template_columns = f"repeat({self.size.width}, {CELL_SIZE})"
 
-    def _style(self, colour: str) -> w.ButtonStyle:
-        """The shared style of every button of this colour."""
-        style = self._styles.get(colour)
+    def _style(self, background: str, ink: str) -> w.ButtonStyle:
+        """The shared style of every button of these colours."""
+        style = self._styles.get((background, ink))
         if style is None:
-            style = self._styles[colour] = w.ButtonStyle(button_color=colour)
+            style = self._styles[background, ink] = w.ButtonStyle(button_color=background, text_color=ink)
         return style
 
     # --- actions ---------------------------------------------------------------------
@@ -341,14 +374,16 @@ class BoardExplorer:
         else:
             work()
 
-    def cell_look(self, cell: Cell) -> tuple[str, str, str]:
-        """(text, background colour, tooltip) of a cell's button."""
+    def cell_look(self, cell: Cell) -> CellLook:
+        """How the button of ``cell`` looks: text, background, tooltip, text colour."""
         value = int(self.position.values[cell])
         game = self.game
         if game is not None and game.over and value == UNOPENED and game.layout()[cell]:
-            return ("*", "#e04040" if game.status == LOST else "#a0a0a0", "mine")
+            return CellLook("*", "#e04040" if game.status == LOST else "#a0a0a0", "mine")
         if value >= 0:
-            return (str(value) if value else "", "#eeeeee", f"{cell}: opened, {value}")
+            return CellLook(
+                str(value) if value else "", "#eeeeee", f"{cell}: opened, {value}", NUMBER_COLOURS.get(value, "#000000")
+            )
         text = "F" if value == MINE else ""
         colour, tips = "#c8c8c8", [f"{cell}"]
         p = self.analysis.probability(cell) if self.analysis is not None else None
@@ -364,7 +399,7 @@ class BoardExplorer:
         if self.recommended is not None and self.recommended.cell == cell:
             text = "→" + text if self.recommended.kind == "open" else "⚑"
             tips.append(f"{self.player_name} recommends: {self.recommended.kind}")
-        return (text, colour, "; ".join(tips))
+        return CellLook(text, colour, "; ".join(tips))
 
     def _redraw(self) -> None:
         """Update the buttons whose look changed, one message each (the grid is rebuilt on a new size)."""
@@ -373,10 +408,9 @@ class BoardExplorer:
         for cell, button in self.buttons.items():
             look = self.cell_look(cell)
             if self._look.get(cell) != look:
-                text, colour, tip = look
                 with button.hold_sync():
-                    button.description = text or "\u00a0"  # the browser keeps the old text for an empty one
-                    button.style, button.tooltip = self._style(colour), tip
+                    button.description = look.text or "\u00a0"  # the browser keeps the old text for an empty one
+                    button.style, button.tooltip = self._style(look.background, look.ink), look.tooltip
                 self._look[cell] = look
         self.status.value = self.status_text()
 

@@ -1,0 +1,113 @@
+"""A page that opens on the explorer: ``python -m minelib explore`` (``make explore``).
+
+Voila serves a one-cell notebook holding a ``BoardExplorer`` as a plain page on
+127.0.0.1 (never on another interface), on a free port, and prints the address:
+a user plays, edits and analyses without knowing Jupyter. The notebook is
+written to a temporary folder, removed when the server stops (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from minelib.board import Board, BoardSize, check_mines
+from minelib.game import check_rule
+from minelib.players import PLAYERS
+from minelib.widgets import OVERLAYS
+
+PAGE_OVERLAYS = ("probabilities", "certain", "recommended")
+INTRO = """# minelib explorer
+
+**play**: click a cell to open it (choose *flag* to flag). **edit**: click a cell to set it to the value
+chosen, to enter a position from a real game. Every colour and number is exact: the percent on a cell is
+its mine probability given what the board shows and the total mine count; *safe* and *M* are certain.
+"""
+
+
+def explorer_source(
+    size: BoardSize | str = "9x9",
+    mines: int = 10,
+    first_click: str = "zero",
+    seed: int = 0,
+    player: str = "lookahead",
+    overlays=PAGE_OVERLAYS,
+    position: Board | None = None,
+) -> str:
+    """The code of the page's one cell: a BoardExplorer with these settings (checked here, not in the page)."""
+    size = BoardSize.of(size)
+    check_rule(size if position is None else position.size, 0, first_click)
+    if position is None:
+        check_rule(size, mines, first_click)
+    else:
+        check_mines(position, mines)
+    if player not in PLAYERS:
+        raise ValueError(f"unknown player {player!r} (expected one of {', '.join(PLAYERS)})")
+    for name in overlays:
+        if name not in OVERLAYS:
+            raise ValueError(f"unknown overlay {name!r} (expected one of {', '.join(OVERLAYS)})")
+    where = f"position={position.to_text()!r}" if position is not None else f"size={str(size)!r}"
+    return (
+        "from minelib.widgets import BoardExplorer\n\n"
+        f"BoardExplorer({where}, mines={mines}, first_click={first_click!r}, seed={seed}, "
+        f"player={player!r}, overlays={tuple(overlays)!r})"
+    )
+
+
+def explorer_notebook(source: str) -> dict:
+    """A notebook (nbformat 4) with the introduction and the explorer's cell."""
+    cells = [
+        {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": INTRO},
+        {
+            "cell_type": "code",
+            "id": "explorer",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": source,
+        },
+    ]
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    return {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(source: str, port: int | None = None, quiet: bool = False) -> int:
+    """Serve the explorer page until interrupted; the server's exit status."""
+    port = port or free_port()
+    with tempfile.TemporaryDirectory(prefix="minelib-explore-") as folder:
+        path = Path(folder) / "minelib-explorer.ipynb"
+        path.write_text(json.dumps(explorer_notebook(source)), encoding="utf-8")
+        command = [
+            sys.executable,
+            "-m",
+            "voila",
+            str(path),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+        ]
+        print(f"minelib explorer at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
+        server = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL if quiet else None, stderr=subprocess.DEVNULL if quiet else None
+        )
+        try:
+            return server.wait()
+        except KeyboardInterrupt:
+            server.terminate()
+            server.wait(timeout=20)
+            return 0
+
+
+__all__ = ["PAGE_OVERLAYS", "explorer_notebook", "explorer_source", "free_port", "serve"]
