@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
@@ -72,9 +73,16 @@ def _tables(args) -> None:
     strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
-    counts = tables.fill_table(
-        args.db, todo, cap=args.cap, progress=not args.quiet, engine=args.engine, max_states=args.max_states
-    )
+    with _cluster(args.scheduler) as client:
+        counts = tables.fill_table(
+            args.db,
+            todo,
+            cap=args.cap,
+            progress=not args.quiet,
+            engine=args.engine,
+            max_states=args.max_states,
+            client=client,
+        )
     print(
         f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
         f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap"
@@ -92,9 +100,10 @@ def _play(args) -> None:
     boards = _read_layouts(args.boards) if args.boards else ()
     games = args.games if args.games is not None else (len(boards) or 10)
     setting = experiments.Setting(args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards)
-    summary = experiments.run(
-        setting, args.results, parallel=not args.serial, progress=not args.quiet and not args.json
-    )
+    with _cluster(args.scheduler) as client:
+        summary = experiments.run(
+            setting, args.results, parallel=not args.serial, progress=not args.quiet and not args.json, client=client
+        )
     if args.json:
         print(
             json.dumps(
@@ -108,6 +117,21 @@ def _play(args) -> None:
         )
     else:
         print(f"{args.player} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
+
+
+@contextmanager
+def _cluster(scheduler: str | None):
+    """A Dask client of the cluster at ``scheduler`` (closed after), or None to work on this machine."""
+    if scheduler is None:
+        yield None
+        return
+    from minelib.cluster import connect
+
+    client = connect(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
 
 
 def _read_layouts(path: str) -> tuple[str, ...]:
@@ -236,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--engine", choices=ENGINES, default="auto", help="as for optimal (default auto)")
     table.add_argument("--max-states", type=int, default=None, help="as for optimal")
     table.add_argument("--quiet", action="store_true", help="no progress bar")
+    table.add_argument("--scheduler", metavar="ADDRESS", help="search on this Dask cluster (e.g. tcp://host:8786)")
     table.set_defaults(run=_tables)
     play = commands.add_parser(
         "play",
@@ -273,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--boards", metavar="FILE", help="replay these layouts ('*' mine, '.' safe; blank lines between)")
     play.add_argument("--results", metavar="FILE", help="append each game here and resume from it")
     play.add_argument("--serial", action="store_true", help="play in this process instead of a process per core")
+    play.add_argument("--scheduler", metavar="ADDRESS", help="play on this Dask cluster (e.g. tcp://host:8786)")
     play.add_argument(
         "--json",
         action="store_true",

@@ -24,6 +24,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from minelib.board import BoardSize
+from minelib.cluster import DaskExecutor
 from minelib.game import FIRST_CELLS, Game, check_rule, first_cell, mines_for_density, parse_layout
 from minelib.players import OLD_NAMES, PLAYERS
 
@@ -182,12 +183,18 @@ def run(
     executor: Executor | None = None,
     parallel: bool = True,
     progress: bool = True,
+    client=None,
 ) -> Summary:
     """Play the setting's games not yet in ``results`` and summarize all of them.
 
-    Games go to ``executor``; without one, to a process pool over all cores, or
-    (``parallel=False``) are played in this process one after another.
+    Games go to a Dask ``client`` (``distributed.Client``: a cluster), or to
+    ``executor``; without either, to a process pool over all cores, or
+    (``parallel=False``) are played in this process one after another. Each game is
+    written to ``results`` the moment it is back, so an interrupted run, or a
+    worker lost mid-run, loses no finished game.
     """
+    if client is not None:
+        executor = DaskExecutor(client)
     done = load(results, setting) if results else {}
     todo = [i for i in range(setting.games) if i not in done]
     own = executor is None and parallel and len(todo) > 1

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from pathlib import Path
 
 from minelib.board import BoardSize
+from minelib.cluster import DaskExecutor
 from minelib.game import FIRST_CLICK_RULES, check_first_click
 from minelib.layouts import SOLVER_LAYOUTS
 from minelib.optimal import OptimalSolver
@@ -121,11 +125,13 @@ def fill_table(
     progress: bool = True,
     engine: str = "auto",
     max_states: int | None = None,
+    client=None,
 ) -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
     ``engine`` and ``max_states`` (the memo's bound; the engine's default when None)
-    are passed to ``OptimalSolver``.
+    are passed to ``OptimalSolver``. With a Dask ``client`` the searches run on the
+    cluster, in parallel, each committed here as it comes back.
 
     A ``none`` entry whose ``safe`` entry is solved is derived from it (``derive_none``)
     instead of searched. Returns how many were solved now (derived ones included),
@@ -138,21 +144,57 @@ def fill_table(
         done = {
             row[:4]: row[4] for row in connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal")
         }
-        bar = tqdm(todo, desc="optimal play", unit="board", disable=not progress)
-        for task in bar:
-            key = (task.height, task.width, task.mines, task.rule)
-            if key in done and (done[key] is None or cap is None or done[key] >= cap):
-                counts["already"] += 1
-                continue
-            bar.set_postfix_str(f"{task.height}x{task.width}/{task.mines} {task.rule}")
-            row = _derived_row(connection, task) or _solved_row(task, cap, engine, max_states)
-            counts["capped" if row["capped_at"] is not None else "solved"] += 1
+        pending = [t for t in todo if not _settled(done.get((t.height, t.width, t.mines, t.rule), "missing"), cap)]
+        counts["already"] = len(todo) - len(pending)
+        bar = tqdm(total=len(todo), initial=counts["already"], desc="optimal play", unit="board", disable=not progress)
+
+        def keep(row: dict) -> None:
+            counts["capped" if row.get("capped_at") is not None else "solved"] += 1
             connection.execute(
                 f"INSERT OR REPLACE INTO optimal ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
                 tuple(row.values()),
             )
             connection.commit()  # a result is kept the moment it is known
+            bar.set_postfix_str(f"{row['height']}x{row['width']}/{row['mines']} {row['rule']}")
+            bar.update()
+
+        try:
+            if client is None:
+                for task in pending:
+                    keep(_derived_row(connection, task) or _solved_row(task, cap, engine, max_states))
+            else:
+                _fill_on_cluster(connection, pending, keep, client, cap, engine, max_states)
+        finally:
+            bar.close()
     return counts
+
+
+def _settled(capped_at, cap: float | None) -> bool:
+    """Whether a stored entry needs no new search: solved, or capped at least at ``cap``."""
+    return capped_at is None or (capped_at != "missing" and (cap is None or capped_at >= cap))
+
+
+def _fill_on_cluster(connection, pending: list[Task], keep, client, cap, engine, max_states) -> None:
+    """Search the pending tasks on the cluster; ``none`` entries whose ``safe`` twin is among them wait for
+    it, so that they can be derived instead of searched."""
+    twins = {(t.height, t.width, t.mines) for t in pending if t.rule == "safe"}
+    later = [t for t in pending if t.rule == "none" and (t.height, t.width, t.mines) in twins]
+    executor = DaskExecutor(client)
+    for batch in ([t for t in pending if t not in later], later):
+        remote = []
+        for task in batch:
+            row = _derived_row(connection, task)
+            if row:
+                keep(row)
+            else:
+                remote.append(task)
+        futures = [executor.submit(_solved_row_apart, task, cap, engine, max_states) for task in remote]
+        try:
+            for future in as_completed(futures):
+                keep(future.result())
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 def _solved_row(task: Task, cap: float | None, engine: str, max_states: int | None) -> dict:
@@ -163,6 +205,37 @@ def _solved_row(task: Task, cap: float | None, engine: str, max_states: int | No
     except TimeCapExceeded:
         return row | {"capped_at": cap}
     return row | _result_columns(result.move_values, result.states, result.seconds)
+
+
+def _solved_row_apart(task: Task, cap: float | None, engine: str, max_states: int | None) -> dict:
+    """``_solved_row`` where no signal can stop a search (a cluster worker's thread): with a cap, the search
+    runs in a child process (``python -m minelib optimal``), stopped at the cap."""
+    if cap is None:
+        return _solved_row(task, None, engine, max_states)
+    row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
+    command = [
+        sys.executable,
+        "-m",
+        "minelib",
+        "optimal",
+        str(task.size),
+        "--mines",
+        str(task.mines),
+        "--first-click",
+        task.rule,
+        "--engine",
+        engine,
+        "--json",
+    ]
+    if max_states is not None:
+        command += ["--max-states", str(max_states)]
+    try:
+        answer = subprocess.run(command, capture_output=True, text=True, timeout=cap, check=True)
+    except subprocess.TimeoutExpired:
+        return row | {"capped_at": cap}
+    found = json.loads(answer.stdout)
+    values = {_cell(c): Fraction(v) for c, v in found["move_values"].items()}
+    return row | _result_columns(values, found["states"], found["seconds"])
 
 
 def _result_columns(values: dict[tuple[int, int], Fraction], states: int, seconds: float) -> dict:
