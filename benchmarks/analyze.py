@@ -1,71 +1,83 @@
-"""minelib.analyze on mid-game positions of seeded 16x30/99 games.
+"""minelib.analyze on mid-game positions of seeded 16x30/99 games, against the reference, in one run.
 
-    python benchmarks/analyze.py [--games N] [--seed S]
+    python benchmarks/analyze.py [--positions 120] [--seed S] [--repeat 3]
 
-For each kind of game (lucky guesses anywhere, or next to the opened region),
-prints the median and worst time per position (exact fractions included), and
-how the time grows with the size of the largest component (in cells). Each
-position's time is the best of ``--repeat`` cold runs (memo cleared), so that a
-pause of the shared machine does not pass for the cost of a position.
+Positions come from seeded expert games (lucky guesses next to the opened
+region and anywhere, alternately), flags taken as known mines. For every
+position, each way of analysing it is timed ``--repeat`` times after a warm-up
+pass and the best run counts (a pause of the shared machine is not the cost of
+a position). Printed per way: median, 90th percentile and worst milliseconds,
+and the ratio of the reference's median to each (measured in the same run):
+
+- ``analyze, text in``: board text in, every probability out (the Fraction grid);
+- ``analyze, parsed board``: a parsed Board in, every probability out;
+- ``reference, text in``: ``reference_analyze`` (the component DP of minelib.frontier).
+
+Every answer is checked equal to the reference's before anything is timed.
 Timings are for reading, never for asserting.
 """
 
 import argparse
 import statistics
-from collections import defaultdict
+import time
 
 import numpy as np
 
-from minelib import frontier
-from minelib.analysis import analyze
-from minelib.board import BoardSize, to_constraints
+from minelib import BoardSize
+from minelib.analysis import analyze, reference_analyze
 from minelib.problems import midgame_positions
-from minelib.timing import Timer
-
-BINS = [(0, 10), (10, 20), (20, 40), (40, 80), (80, 1000)]
+from minelib.report import text_table
 
 
-def largest_component(board, mines) -> int:
-    """Cells in the largest component of the position (after subset reduction)."""
-    X, y, _ = to_constraints(board, mines)
-    parts = frontier.decompose(X.astype(np.int64), y.astype(np.int64))
-    return max((sum(c.sizes) for c in parts.components), default=0)
+def positions(count: int, seed: int) -> list:
+    """``count`` positions of seeded expert games, guesses next to the region and anywhere in turn."""
+    rng, found = np.random.default_rng(seed), []
+    while len(found) < count:
+        for guesses in ("frontier", "anywhere"):
+            found += midgame_positions(BoardSize(16, 30), 99, rng, guesses=guesses)
+    return found[:count]
 
 
-def cold_time(board, mines) -> float:
-    """Seconds for one analysis with the component memo cleared."""
-    frontier.component_polynomial.cache_clear()
-    with Timer() as timer:
-        analyze(board, mines)
-    return timer.seconds
+def best_time(function, argument, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        _ = function(argument, 99).probabilities
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--positions", type=int, default=120)
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=3, help="runs per position; the best counts")
     args = parser.parse_args()
-    size, mines = BoardSize(16, 30), 99
-    print(f"{'guesses':<10} {'positions':>9} {'median ms':>10} {'worst ms':>9}")
-    growth = defaultdict(list)
-    for guesses in ("frontier", "anywhere"):
-        rng = np.random.default_rng(args.seed)
-        times = []
-        for _ in range(args.games):
-            for board in midgame_positions(size, mines, rng, guesses=guesses):
-                seconds = min(cold_time(board, mines) for _ in range(args.repeat))
-                times.append(seconds)
-                growth[largest_component(board, mines)].append(seconds)
-        print(f"{guesses:<10} {len(times):>9} {statistics.median(times) * 1e3:>10.2f} {max(times) * 1e3:>9.2f}")
-    print(f"\n{'largest component (cells)':<26} {'positions':>9} {'median ms':>10} {'worst ms':>9}")
-    for low, high in BINS:
-        times = [t for cells, ts in growth.items() if low <= cells < high for t in ts]
-        if times:
-            print(
-                f"{f'{low}-{high - 1}':<26} {len(times):>9} {statistics.median(times) * 1e3:>10.2f} "
-                f"{max(times) * 1e3:>9.2f}"
-            )
+    boards = positions(args.positions, args.seed)
+    texts = [board.to_text() for board in boards]
+    for board in boards:  # warm-up (numba loads the compiled engine), and every answer checked
+        assert analyze(board, 99) == reference_analyze(board, 99)
+    ways = {
+        "analyze, text in": (analyze, texts),
+        "analyze, parsed board": (analyze, boards),
+        "reference, text in": (reference_analyze, texts),
+    }
+    times = {name: sorted(best_time(f, x, args.repeat) for x in inputs) for name, (f, inputs) in ways.items()}
+    reference = statistics.median(times["reference, text in"])
+    rows = []
+    for name, found in times.items():
+        median = statistics.median(found)
+        rows.append(
+            {
+                "way": name,
+                "median ms": median * 1e3,
+                "p90 ms": found[int(0.9 * (len(found) - 1))] * 1e3,
+                "worst ms": found[-1] * 1e3,
+                "reference / this (medians)": round(reference / median, 1),
+            }
+        )
+    print(f"{len(boards)} positions of seeded 16x30/99 games, best of {args.repeat} runs each")
+    print(text_table(rows))
 
 
 if __name__ == "__main__":

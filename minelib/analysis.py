@@ -14,51 +14,97 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from math import comb
 
 import numpy as np
 
 from minelib import frontier
 from minelib.board import MINE, Board, Cell, check_mines, incidence, neighbour_sums
+from minelib.frontier import choose
 
 
 class ImpossiblePosition(ValueError):
     """No mine layout is consistent with the position and the total mine count."""
 
 
-@dataclass(frozen=True)
 class Analysis:
-    """What a position tells exactly, given the total number of mines."""
+    """What a position tells exactly, given the total number of mines.
 
-    board: Board
-    total_mines: int
-    count: int  # consistent mine layouts
-    probabilities: list[list[Fraction | None]]  # None for opened cells; flags are 1
-    certain_safe: list[Cell]  # unopened cells that are certainly safe
-    certain_mines: list[Cell]  # unopened cells that are certainly mines (flags not listed)
+    Cells that play the same part (a box: next to the same numbers; or next to no
+    number) share one mine count, so the analysis keeps one integer per *group*
+    and makes each group's ``Fraction`` once, when it is first asked for.
+    """
+
+    __slots__ = (
+        "_fractions",
+        "_grid",
+        "_groups",
+        "_weights",
+        "board",
+        "certain_mines",
+        "certain_safe",
+        "count",
+        "total_mines",
+    )
+
+    def __init__(self, board: Board, total_mines: int, count: int, groups: np.ndarray, weights: list[int]):
+        self.board, self.total_mines, self.count = board, total_mines, count  # count: consistent mine layouts
+        self._groups = groups  # per cell, row by row: its group, -1 opened, -2 a flag
+        self._weights = weights  # per group: the layouts with a mine on one of its cells
+        self._fractions: list[Fraction | None] = [None] * len(weights)
+        self._grid: list[list[Fraction | None]] | None = None
+        width = board.size.width
+        # index -1 (opened) and -2 (a flag) land on the two False entries at the end
+        safe = np.array([w == 0 for w in weights] + [False, False])[groups]
+        sure = np.array([w == count for w in weights] + [False, False])[groups]
+        self.certain_safe: list[Cell] = [divmod(c, width) for c in np.flatnonzero(safe).tolist()]
+        self.certain_mines: list[Cell] = [divmod(c, width) for c in np.flatnonzero(sure).tolist()]
 
     @classmethod
     def from_counts(cls, board: Board, total_mines: int, count: int, mines_at: dict[Cell, int]) -> Analysis:
         """The analysis from the layout count and, for every unopened cell, the layouts with a mine there."""
-        probabilities: list[list[Fraction | None]] = [[None] * board.size.width for _ in range(board.size.height)]
-        for y, x in board.mine_cells():
-            probabilities[y][x] = Fraction(1)
-        cells = sorted(mines_at)
-        for y, x in cells:
-            probabilities[y][x] = Fraction(mines_at[y, x], count)
-        return cls(
-            board,
-            total_mines,
-            count,
-            probabilities,
-            [c for c in cells if mines_at[c] == 0],
-            [c for c in cells if mines_at[c] == count],
-        )
+        width = board.size.width
+        groups = np.full(board.size.n_cells, -1, np.int64)
+        groups[(board.values == MINE).ravel()] = -2
+        index: dict[int, int] = {}
+        for (y, x), weight in mines_at.items():
+            groups[y * width + x] = index.setdefault(weight, len(index))
+        return cls(board, total_mines, count, groups, list(index))
+
+    def _fraction(self, group: int) -> Fraction | None:
+        if group == -1:
+            return None
+        if group == -2:
+            return Fraction(1)
+        found = self._fractions[group]
+        if found is None:
+            found = self._fractions[group] = Fraction(self._weights[group], self.count)
+        return found
 
     def probability(self, cell: Cell) -> Fraction | None:
-        """The mine probability of ``cell`` (None if it is opened)."""
-        return self.probabilities[cell[0]][cell[1]]
+        """The mine probability of ``cell`` (None if it is opened; 1 for a flag)."""
+        return self._fraction(int(self._groups[cell[0] * self.board.size.width + cell[1]]))
+
+    @property
+    def probabilities(self) -> list[list[Fraction | None]]:
+        """Every cell's mine probability, row by row (None for opened cells; flags are 1)."""
+        if self._grid is None:
+            width = self.board.size.width
+            flat = [self._fraction(g) for g in self._groups.tolist()]
+            self._grid = [flat[i : i + width] for i in range(0, len(flat), width)]
+        return self._grid
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Analysis):
+            return NotImplemented
+        return (self.board, self.total_mines, self.count) == (other.board, other.total_mines, other.count) and (
+            self.probabilities == other.probabilities
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.count, self.total_mines))
+
+    def __repr__(self) -> str:
+        return f"Analysis({self.board.size} position, {self.total_mines} mines: {self.count} layouts)"
 
     def to_json(self) -> dict:
         """The analysis as JSON-ready data: counts as ints, probabilities as "p/q" strings.
@@ -90,12 +136,6 @@ def _mines(n: int) -> str:
     return f"{n} mine" if n == 1 else f"{n} mines"
 
 
-@lru_cache(maxsize=65536)
-def choose(n: int, k: int) -> int:
-    """The binomial coefficient, 0 when k is outside 0..n."""
-    return comb(n, k) if 0 <= k <= n else 0
-
-
 def _cell_text(value: int, p: Fraction | None) -> str:
     if p is None:
         return f"({value})"
@@ -114,7 +154,26 @@ def _cells_text(cells: list[Cell]) -> str:
 
 def analyze(board: Board | str, mines: int) -> Analysis:
     """Count the layouts of ``board`` with ``mines`` mines in all (flags included) and
-    give every cell's exact mine probability; raise ImpossiblePosition if none fit."""
+    give every cell's exact mine probability; raise ImpossiblePosition if none fit.
+
+    The compiled box engine (``minelib.boxes``) answers; where it declines (an
+    impossible position, a component past its bounds) ``reference_analyze`` does.
+    """
+    if isinstance(board, str):
+        board = Board.from_text(board)
+    check_mines(board, mines)
+    from minelib import boxes  # numba loads the compiled engine on first use
+
+    fast = boxes.analyze_boxes(board.values, mines)
+    if fast is None:
+        return reference_analyze(board, mines)
+    count, groups, weights = fast
+    return Analysis(board, mines, count, groups, weights)
+
+
+def reference_analyze(board: Board | str, mines: int) -> Analysis:
+    """``analyze`` by grouped columns and a component DP (``minelib.frontier``): the reference the fast
+    engine is checked against, and the path that explains an impossible position."""
     if isinstance(board, str):
         board = Board.from_text(board)
     check_mines(board, mines)

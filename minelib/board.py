@@ -16,6 +16,7 @@ number, ``F`` a known mine (flag)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -28,6 +29,12 @@ MINE = -10
 _CHAR_TO_VALUE = {".": UNOPENED, "F": MINE, **{str(n): n for n in range(9)}}
 _VALUE_TO_CHAR = {value: char for char, value in _CHAR_TO_VALUE.items()}
 _OFFSETS = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0)]
+_NOT_A_VALUE = 127
+_CODE_OF_BYTE = np.full(256, _NOT_A_VALUE, np.int8)  # parses a whole board at once
+for _char, _value in _CHAR_TO_VALUE.items():
+    _CODE_OF_BYTE[ord(_char)] = _value
+_IS_VALUE = np.zeros(256, bool)  # indexed by value + 128
+_IS_VALUE[[value + 128 for value in _VALUE_TO_CHAR]] = True
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,12 @@ class BoardSize:
         return divmod(cell_id, self.width)
 
 
+@lru_cache(maxsize=64)
+def _neighbour_counts(shape: tuple[int, int]) -> np.ndarray:
+    """How many neighbours every cell of a board of this shape has."""
+    return neighbour_sums(np.ones(shape, dtype=bool))
+
+
 def neighbour_sums(mask: np.ndarray) -> np.ndarray:
     """For every cell, how many of its (up to 8) neighbours are set in ``mask``."""
     padded = np.pad(mask.astype(np.int32), 1)
@@ -105,11 +118,11 @@ class Board:
         values = np.array(values, dtype=np.int8)
         if values.ndim != 2 or values.size == 0:
             raise ValueError(f"a board needs at least one row and one column, got shape {values.shape}")
-        bad = ~np.isin(values, list(_VALUE_TO_CHAR))
+        bad = ~_IS_VALUE[values.astype(np.int16) + 128]
         if bad.any():
             y, x = map(int, np.argwhere(bad)[0])
             raise ValueError(f"cell ({y}, {x}) has value {values[y, x]}, expected -1, -10 or 0-8")
-        too_big = values > neighbour_sums(np.ones(values.shape, dtype=bool))
+        too_big = values > _neighbour_counts(values.shape)
         if too_big.any():
             y, x = map(int, np.argwhere(too_big)[0])
             n = len(BoardSize(*values.shape).neighbours((y, x)))
@@ -123,6 +136,12 @@ class Board:
         lines = [line.strip() for line in text.strip().splitlines()]
         if not lines or not lines[0]:
             raise ValueError("the board is empty")
+        width = len(lines[0])
+        if all(len(line) == width for line in lines):  # the common case, parsed at once
+            chars = np.frombuffer("".join(lines).encode("utf-32-le"), np.uint32)
+            codes = _CODE_OF_BYTE[chars & 0xFF]
+            if not ((codes == _NOT_A_VALUE) | (chars > 0xFF)).any():
+                return cls(codes.reshape(len(lines), width))
         rows = []
         for number, line in enumerate(lines, start=1):
             if len(line) != len(lines[0]):

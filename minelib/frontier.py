@@ -25,6 +25,12 @@ import numpy as np
 Polynomial = dict[int, int]  # ones used -> number of ways
 
 
+@lru_cache(maxsize=65536)
+def choose(n: int, k: int) -> int:
+    """The binomial coefficient, 0 when k is outside 0..n."""
+    return comb(n, k) if 0 <= k <= n else 0
+
+
 @dataclass(frozen=True)
 class Component:
     """Groups of columns linked by rows; ``rows[r]`` lists the groups row r sees."""

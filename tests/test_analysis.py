@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minelib.analysis import ImpossiblePosition, analyze
+from minelib.analysis import ImpossiblePosition, analyze, reference_analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import Game
@@ -159,3 +159,46 @@ def test_malformed_input_is_a_value_error():
         analyze("..\n.", 1)
     with pytest.raises(ValueError, match="do not fit"):
         analyze("..", 3)
+
+
+# --- the box engine (minelib.boxes) against the reference ----------------------------------------------
+
+
+@given(positions(max_height=6, max_width=7))
+def test_the_box_engine_agrees_with_the_reference(position):
+    board, mines = position
+    try:
+        expected = reference_analyze(board, mines)
+    except ImpossiblePosition:
+        with pytest.raises(ImpossiblePosition):
+            analyze(board, mines)
+        return
+    result = analyze(board, mines)
+    assert result == expected
+    assert (result.certain_safe, result.certain_mines) == (expected.certain_safe, expected.certain_mines)
+
+
+@pytest.mark.parametrize("limits", [{}, {"MAX_CELLS": 4}, {"MAX_LEAVES": 1}], ids=["boxes", "dp", "budget"])
+def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeypatch):
+    """Enumerated components, components handed to the DP (too large for int64), and enumerations
+    that pass their budget: the same layout counts and probabilities as the reference, every one."""
+    from minelib import boxes
+
+    for name, value in limits.items():
+        monkeypatch.setattr(boxes, name, value)
+    rng = np.random.default_rng(11)
+    positions_seen = 0
+    for guesses in ("frontier", "anywhere"):
+        for _ in range(4):
+            for board in midgame_positions(BoardSize(16, 30), 99, rng, guesses=guesses):
+                assert boxes.analyze_boxes(board.values, 99) is not None  # the engine answered, not the fallback
+                assert analyze(board, 99) == reference_analyze(board, 99)
+                positions_seen += 1
+    assert positions_seen > 10
+
+
+def test_groups_share_one_fraction_and_the_grid_is_made_on_demand():
+    result = analyze("..1F\n..11\n..00", 3)
+    assert result.probability((0, 0)) is result.probability((2, 0))  # one group, one Fraction
+    assert result.probability((0, 3)) == 1 and result.probability((1, 2)) is None
+    assert result.probabilities[0] == [Fraction(2, 3), Fraction(0), None, Fraction(1)]
