@@ -292,3 +292,11 @@ def _total_mismatch(board: Board, system: _System, everything: frontier.Polynomi
 
 def _result(board: Board, mines: int, count: int, mine_weight: np.ndarray, cells: list[Cell]) -> Analysis:
     return Analysis.from_counts(board, mines, count, {cell: int(mine_weight[cell]) for cell in cells})
+
+
+__all__ = [
+    "Analysis",
+    "ImpossiblePosition",
+    "analyze",
+    "reference_analyze",
+]

@@ -294,3 +294,18 @@ def incidence(rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
         hit = np.flatnonzero(seen >= 0)
         X[hit, seen[hit]] = 1
     return X
+
+
+__all__ = [
+    "MINE",
+    "UNOPENED",
+    "Board",
+    "BoardSize",
+    "Cell",
+    "Constraints",
+    "check_mines",
+    "incidence",
+    "mask_picture",
+    "neighbour_sums",
+    "to_constraints",
+]

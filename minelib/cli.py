@@ -345,3 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+__all__ = [
+    "build_parser",
+    "main",
+]

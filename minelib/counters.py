@@ -167,3 +167,17 @@ class FrontierCounter:
 
 ARTICLE_COUNTERS = (BaselineCounter, CutCounter, SortCounter, ShrinkCounter, LastSpeedupCounter)
 ALL_COUNTERS = ARTICLE_COUNTERS + (FrontierCounter,)
+
+
+__all__ = [
+    "ALL_COUNTERS",
+    "ARTICLE_COUNTERS",
+    "BaselineCounter",
+    "BruteForceCounter",
+    "CutCounter",
+    "FrontierCounter",
+    "LastSpeedupCounter",
+    "ShrinkCounter",
+    "SortCounter",
+    "check_problem",
+]

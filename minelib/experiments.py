@@ -338,3 +338,29 @@ def density_curves(
         ]
         for name in players
     }
+
+
+__all__ = [
+    "ARTICLE_DENSITIES",
+    "ARTICLE_GAMES",
+    "ARTICLE_PLAYERS",
+    "ARTICLE_RESULTS",
+    "ARTICLE_SIZES",
+    "LEVELS",
+    "LEVEL_FIRST_CLICKS",
+    "Setting",
+    "Summary",
+    "article_rows",
+    "article_setting",
+    "density_curves",
+    "level_rows",
+    "level_setting",
+    "level_summaries",
+    "load",
+    "play_one",
+    "replays_agree",
+    "run",
+    "stored_summary",
+    "summarize",
+    "wilson_interval",
+]

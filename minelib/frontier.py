@@ -324,3 +324,20 @@ def count(X: np.ndarray, y: np.ndarray) -> int:
     return sum(
         ways * comb(free, parts.total - ones) for ones, ways in product.items() if 0 <= parts.total - ones <= free
     )
+
+
+__all__ = [
+    "Component",
+    "ComponentDP",
+    "Decomposition",
+    "Polynomial",
+    "Step",
+    "choose",
+    "component_polynomial",
+    "count",
+    "decompose",
+    "multiply",
+    "narrow_order",
+    "plan",
+    "reduce_subsets",
+]

@@ -268,3 +268,20 @@ class Game:
             f"Game({self.size}, mines={self.mines}, first_click={self.first_click!r}, "
             f"status={self.status!r}, opened={self.opened})"
         )
+
+
+__all__ = [
+    "FIRST_CELLS",
+    "FIRST_CLICK_RULES",
+    "LOST",
+    "PLAYING",
+    "WON",
+    "Game",
+    "check_first_click",
+    "check_rule",
+    "first_cell",
+    "layout_picture",
+    "mines_for_density",
+    "neighbour_ids",
+    "parse_layout",
+]

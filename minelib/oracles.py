@@ -99,3 +99,13 @@ def minimax_position(board: Board, mines: int) -> dict[Cell, Fraction]:
     state = (frozenset(layouts(board, mines)), frozenset(board.number_cells()))
     cache: dict = {}
     return {cell: _move_value(board.size, state, cell, cache) for cell in board.unopened_cells()}
+
+
+__all__ = [
+    "BRUTE_FORCE_PLACEMENTS",
+    "count_layouts",
+    "layouts",
+    "mine_counts",
+    "minimax_first_moves",
+    "minimax_position",
+]

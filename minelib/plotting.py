@@ -195,3 +195,18 @@ def draw_win_rates(ax, curves: dict, densities) -> None:
         ax.errorbar(densities, rates, yerr=errors, marker="o", capsize=3, label=name)
     ax.set_xlabel("mine density")
     ax.set_ylabel("win rate (95% interval)")
+
+
+__all__ = [
+    "STYLE",
+    "SavedFiles",
+    "draw_counter_times",
+    "draw_move_values",
+    "draw_probabilities",
+    "draw_win_probability_vs_density",
+    "draw_win_rates",
+    "figures_dir",
+    "new_figure",
+    "save_figure",
+    "use_style",
+]

@@ -164,3 +164,14 @@ def midgame_positions(
         choices = np.argwhere(hidden_safe)
         reveal(values, layout, tuple(choices[rng.integers(len(choices))]))
     return positions
+
+
+__all__ = [
+    "Problem",
+    "midgame_positions",
+    "minesweeper_like_problems",
+    "problem_label",
+    "random_layout",
+    "reveal",
+    "uniform_problems",
+]

@@ -351,3 +351,20 @@ def by_size(entries: list[Entry]) -> dict[str, list[Entry]]:
     for e in sorted(entries, key=lambda e: (e.task.height * e.task.width, e.task.height, e.task.mines)):
         groups.setdefault(str(e.task.size), []).append(e)
     return groups
+
+
+__all__ = [
+    "COLUMNS",
+    "SCHEMA",
+    "Entry",
+    "Task",
+    "boards_up_to",
+    "by_size",
+    "capped",
+    "connect",
+    "derive_none",
+    "fill_table",
+    "load_table",
+    "resolve_agrees",
+    "tasks",
+]

@@ -160,3 +160,17 @@ def format_summary(rows: list[Measurement], reference: str) -> str:
         ratio = "-" if entry["median_ratio"] is None else f"{entry['median_ratio']:.3g}"
         lines.append(f"{entry['counter']:<20} {entry['finished']:>8} {entry['skipped']:>7} {median:>12} {ratio:>30}")
     return "\n".join(lines)
+
+
+__all__ = [
+    "Measurement",
+    "TimeCapExceeded",
+    "Timer",
+    "check_agreement",
+    "counts_by_problem",
+    "format_article_table",
+    "format_summary",
+    "run_benchmark",
+    "summary",
+    "time_cap",
+]

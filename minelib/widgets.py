@@ -437,3 +437,15 @@ class BoardExplorer:
     def _say(self, message: str) -> None:
         self.message = message
         self.status.value = self.status_text()
+
+
+__all__ = [
+    "CELL_SIZE",
+    "EDIT_VALUES",
+    "LEGEND",
+    "NUMBER_COLOURS",
+    "OVERLAYS",
+    "WIN_OVERLAY_LAYOUTS",
+    "BoardExplorer",
+    "CellLook",
+]

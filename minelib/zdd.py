@@ -335,3 +335,11 @@ class ZDD:
             for child in (lo, hi):
                 assert child in (EMPTY, BASE) or child in self._nodes, f"node {n} points to a deleted node"
                 assert child in (EMPTY, BASE) or self.var(child) > v, f"node {n} breaks the variable order"
+
+
+__all__ = [
+    "BASE",
+    "EMPTY",
+    "ZDD",
+    "Family",
+]
