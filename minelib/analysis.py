@@ -38,6 +38,7 @@ class Analysis:
         "_fractions",
         "_grid",
         "_groups",
+        "_shared",
         "_weights",
         "board",
         "certain_mines",
@@ -52,6 +53,7 @@ class Analysis:
         self._weights = weights  # per group: the layouts with a mine on one of its cells
         self._fractions: list[Fraction | None] = [None] * len(weights)
         self._grid: list[list[Fraction | None]] | None = None
+        self._shared: dict[int, Fraction] = {}
         width = board.size.width
         # index -1 (opened) and -2 (a flag) land on the two False entries at the end
         safe = np.array([w == 0 for w in weights] + [False, False])[groups]
@@ -77,7 +79,11 @@ class Analysis:
             return Fraction(1)
         found = self._fractions[group]
         if found is None:
-            found = self._fractions[group] = Fraction(self._weights[group], self.count)
+            weight = self._weights[group]  # boxes of equal weight share one Fraction too
+            found = self._shared.get(weight)
+            if found is None:
+                found = self._shared[weight] = Fraction(weight, self.count)
+            self._fractions[group] = found
         return found
 
     def probability(self, cell: Cell) -> Fraction | None:
@@ -89,7 +95,8 @@ class Analysis:
         """Every cell's mine probability, row by row (None for opened cells; flags are 1)."""
         if self._grid is None:
             width = self.board.size.width
-            flat = [self._fraction(g) for g in self._groups.tolist()]
+            table = [self._fraction(g) for g in range(len(self._weights))] + [Fraction(1), None]  # [-2], [-1]
+            flat = [table[g] for g in self._groups.tolist()]
             self._grid = [flat[i : i + width] for i in range(0, len(flat), width)]
         return self._grid
 

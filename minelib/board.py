@@ -251,7 +251,7 @@ def check_mines(board: Board, mines: int) -> None:
         raise ValueError(f"the mine count must be an integer, got {mines!r}")
     if not 0 <= mines <= board.size.n_cells:
         raise ValueError(f"{mines} mines do not fit on a {board.size} board of {board.size.n_cells} cells")
-    flags = len(board.mine_cells())
+    flags = int((board.values == MINE).sum())
     if flags > mines:
         raise ValueError(
             f"the board has {flags} flag{'s' * (flags != 1)} but only {mines} mine{'s' * (mines != 1)} in total"

@@ -309,20 +309,26 @@ def analyze_boxes(values: np.ndarray, mines: int):
             return None
     free = np.flatnonzero(box_of == -2)
     left = mines - int((flat == MINE_CODE).sum())
-    everything = frontier.multiply(polys)
-    count = sum(ways * frontier.choose(len(free), left - k) for k, ways in everything.items())
+    count, everything, outsides = _combine(polys, len(free), left)
     if count == 0:
         return None
     per_box = [0] * boxes
     sizes = box_size.tolist()
-    for order, poly_weights, outside in zip(members, weights, _outside(polys, len(free), left)):
+    for order, poly_weights, outside in zip(members, weights, outsides):
         if isinstance(poly_weights, frontier.ComponentDP):
             rows = poly_weights.group_weights(outside)[1]
             for b, in_box in zip(order.tolist(), rows):
                 per_box[b] = in_box // sizes[b]
             continue
-        for b, row in zip(order.tolist(), poly_weights.tolist()):
-            per_box[b] = sum(row[k] * w for k, w in outside.items() if row[k]) // sizes[b]
+        ks, ws = list(outside), list(outside.values())
+        rows = poly_weights[:, ks].tolist()
+        if len(ws) == 1:  # a component of fixed mine count: one product a box
+            (w,) = ws
+            for b, (mines_in_box,) in zip(order.tolist(), rows):
+                per_box[b] = mines_in_box * w // sizes[b]
+        else:
+            for b, row in zip(order.tolist(), rows):
+                per_box[b] = sum(r * w for r, w in zip(row, ws)) // sizes[b]
     groups = box_of.copy()
     groups[flat == MINE_CODE] = -2
     if len(free):
@@ -344,18 +350,41 @@ def _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, lab
     return frontier.ComponentDP(tuple(int(box_size[b]) for b in order), tuple(rows), tuple(targets))
 
 
-def _outside(polys: list[dict[int, int]], free: int, left: int) -> list[dict[int, int]]:
-    """For each component using k mines: the ways to place the other ``left - k`` mines elsewhere."""
-    prefix, suffix = [{0: 1}], [{0: 1}]
-    for poly in polys[:-1]:
-        prefix.append(frontier.multiply([prefix[-1], poly]))
-    for poly in reversed(polys[1:]):
-        suffix.append(frontier.multiply([suffix[-1], poly]))
-    result = []
+def _combine(polys: list[dict[int, int]], free: int, left: int):
+    """The layout count, the polynomial of all components, and for each component using k mines the
+    ways to place the others and the ``left - k`` mines elsewhere (``free`` cells next to no number).
+
+    A component whose layouts all use the same k mines (most of them) needs no product: its outside
+    weight is the count divided by its own. The others go through prefix and suffix products.
+    """
+    fixed_ways, fixed_mines = 1, 0
+    varying = []
     for c, poly in enumerate(polys):
-        others = frontier.multiply([prefix[c], suffix[len(polys) - 1 - c]])
-        result.append({k: sum(ways * frontier.choose(free, left - k - j) for j, ways in others.items()) for k in poly})
-    return result
+        if len(poly) == 1:
+            ((k, ways),) = poly.items()
+            fixed_ways, fixed_mines = fixed_ways * ways, fixed_mines + k
+        else:
+            varying.append(c)
+    base = {fixed_mines: fixed_ways}
+    prefix, suffix = [base], [{0: 1}]
+    for c in varying[:-1]:
+        prefix.append(frontier.multiply([prefix[-1], polys[c]]))
+    for c in reversed(varying[1:]):
+        suffix.append(frontier.multiply([suffix[-1], polys[c]]))
+    everything = frontier.multiply([prefix[-1], polys[varying[-1]]]) if varying else base
+    count = sum(ways * frontier.choose(free, left - k) for k, ways in everything.items())
+    outsides: list[dict[int, int]] = []
+    for c, poly in enumerate(polys):
+        if len(poly) == 1:
+            ((k, ways),) = poly.items()
+            outsides.append({k: count // ways})
+            continue
+        at = varying.index(c)
+        others = frontier.multiply([prefix[at], suffix[len(varying) - 1 - at]])
+        outsides.append(
+            {k: sum(ways * frontier.choose(free, left - k - j) for j, ways in others.items()) for k in poly}
+        )
+    return count, everything, outsides
 
 
 __all__ = ["MAX_CELLS", "MAX_LEAVES", "analyze_boxes"]
