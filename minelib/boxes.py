@@ -312,8 +312,18 @@ def analyze_boxes(values: np.ndarray, mines: int):
     count, everything, outsides = _combine(polys, len(free), left)
     if count == 0:
         return None
-    per_box = [0] * boxes
-    sizes = box_size.tolist()
+    per_box = _box_weights(members, weights, outsides, box_size.tolist())
+    groups = box_of.copy()
+    groups[flat == MINE_CODE] = -2
+    if len(free):
+        groups[free] = boxes
+        per_box.append(sum(ways * frontier.choose(len(free) - 1, left - k - 1) for k, ways in everything.items()))
+    return count, groups, per_box
+
+
+def _box_weights(members, weights, outsides, sizes: list[int]) -> list[int]:
+    """For every box: the layouts with a mine on one of its cells (its weighted mines, shared by its cells)."""
+    per_box = [0] * len(sizes)
     for order, poly_weights, outside in zip(members, weights, outsides):
         if isinstance(poly_weights, frontier.ComponentDP):
             rows = poly_weights.group_weights(outside)[1]
@@ -329,12 +339,7 @@ def analyze_boxes(values: np.ndarray, mines: int):
         else:
             for b, row in zip(order.tolist(), rows):
                 per_box[b] = sum(r * w for r, w in zip(row, ws)) // sizes[b]
-    groups = box_of.copy()
-    groups[flat == MINE_CODE] = -2
-    if len(free):
-        groups[free] = boxes
-        per_box.append(sum(ways * frontier.choose(len(free) - 1, left - k - 1) for k, ways in everything.items()))
-    return count, groups, per_box
+    return per_box
 
 
 def _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, label) -> frontier.ComponentDP:
