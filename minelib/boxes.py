@@ -292,15 +292,26 @@ def analyze_boxes(values: np.ndarray, mines: int):
     by_component = np.argsort(label, kind="stable")
     starts = np.zeros(components + 1, np.int64)
     np.cumsum(np.bincount(label, minlength=components), out=starts[1:])
+    largest = int(np.bincount(label, weights=box_size, minlength=1).max()) if boxes else 0
     all_polys, all_mines, leaves = _enumerate_all(
-        by_component, starts, box_size, box_numbers, count_numbers, need, capacity, MAX_CELLS, MAX_LEAVES
+        by_component,
+        starts,
+        box_size,
+        box_numbers,
+        count_numbers,
+        need,
+        capacity,
+        min(largest, MAX_CELLS),
+        MAX_LEAVES,
     )
     members = [by_component[starts[c] : starts[c + 1]] for c in range(components)]
-    polys, weights = [], []
+    mines_rows = all_mines.tolist()
+    polys: list[dict[int, int]] = []
+    weights: list = []  # per component: its rows of box mines by k, or its ComponentDP
     for order, row, found in zip(members, all_polys.tolist(), leaves.tolist()):
         if found >= 0:
             polys.append({k: v for k, v in enumerate(row) if v})
-            weights.append(all_mines[order])
+            weights.append([mines_rows[b] for b in order.tolist()])
         else:  # too large for int64, or too many solutions to list: the DP of minelib.frontier, in Python ints
             dp = _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, label)
             polys.append(dp.polynomial())
@@ -330,15 +341,14 @@ def _box_weights(members, weights, outsides, sizes: list[int]) -> list[int]:
             for b, in_box in zip(order.tolist(), rows):
                 per_box[b] = in_box // sizes[b]
             continue
-        ks, ws = list(outside), list(outside.values())
-        rows = poly_weights[:, ks].tolist()
-        if len(ws) == 1:  # a component of fixed mine count: one product a box
-            (w,) = ws
-            for b, (mines_in_box,) in zip(order.tolist(), rows):
-                per_box[b] = mines_in_box * w // sizes[b]
+        terms = list(outside.items())
+        if len(terms) == 1:  # a component of fixed mine count: one product a box
+            ((k, w),) = terms
+            for b, row in zip(order.tolist(), poly_weights):
+                per_box[b] = row[k] * w // sizes[b]
         else:
-            for b, row in zip(order.tolist(), rows):
-                per_box[b] = sum(r * w for r, w in zip(row, ws)) // sizes[b]
+            for b, row in zip(order.tolist(), poly_weights):
+                per_box[b] = sum(row[k] * w for k, w in terms) // sizes[b]
     return per_box
 
 
