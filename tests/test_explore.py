@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -66,7 +67,7 @@ def test_the_page_is_served_on_localhost():
         [sys.executable, "-m", "minelib", "explore", "--port", str(port), "--quiet"],
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "MINELIB_FIGURES": "/tmp"},
+        env={**os.environ, "MINELIB_FIGURES": tempfile.gettempdir()},
     )
     try:
         assert server.stdout.readline().strip() == f"minelib explorer at http://127.0.0.1:{port}/ (Ctrl-C to stop)"

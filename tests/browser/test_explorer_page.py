@@ -16,6 +16,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def explore_page():
         str(port),
         "--quiet",
     ]
-    yield from serving(command, port, env={**os.environ, "MINELIB_FIGURES": "/tmp"})
+    yield from serving(command, port, env={**os.environ, "MINELIB_FIGURES": tempfile.gettempdir()})
 
 
 @pytest.fixture
@@ -266,6 +267,6 @@ def test_notebook_07_renders_its_explorers_in_jupyterlab(browser, lab):
             )
             break
         except Exception:
-            tab.screenshot(path="/tmp/minelib-lab-failure.png", full_page=True)
+            tab.screenshot(path=str(Path(tempfile.gettempdir()) / "minelib-lab-failure.png"), full_page=True)
     assert tab.locator("button.minelib-cell").count() == 81 + 480 + 16
     tab.close()
