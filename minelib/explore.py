@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from minelib.board import Board, BoardSize, check_mines
-from minelib.game import check_rule
+from minelib.game import check_first_click, check_rule
 from minelib.players import PLAYERS
 from minelib.widgets import OVERLAYS
 
@@ -40,7 +40,7 @@ def explorer_source(
 ) -> str:
     """The code of the page's one cell: a BoardExplorer with these settings (checked here, not in the page)."""
     size = BoardSize.of(size)
-    check_rule(size if position is None else position.size, 0, first_click)
+    check_first_click(first_click)
     if position is None:
         check_rule(size, mines, first_click)
     else:
