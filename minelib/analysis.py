@@ -1,6 +1,9 @@
 """Exact analysis of a position: layout count, every cell's mine probability, certain cells.
 
-The computation of ``minelib.frontier`` carried one step further. The unopened
+``analyze`` answers with the compiled box engine of ``minelib.boxes``;
+``reference_analyze``, below, is the reference it is checked against and the
+path that explains an impossible position. The reference is the computation of
+``minelib.frontier`` carried one step further. The unopened
 cells next to numbers split into independent components of grouped cells; a
 forward DP counts each component by mines used, and a backward pass weighted by
 what the rest of the board allows for that many mines (the other components and
@@ -35,7 +38,6 @@ class Analysis:
     """
 
     __slots__ = (
-        "_fractions",
         "_grid",
         "_groups",
         "_shared",
@@ -51,9 +53,8 @@ class Analysis:
         self.board, self.total_mines, self.count = board, total_mines, count  # count: consistent mine layouts
         self._groups = groups  # per cell, row by row: its group, -1 opened, -2 a flag
         self._weights = weights  # per group: the layouts with a mine on one of its cells
-        self._fractions: list[Fraction | None] = [None] * len(weights)
         self._grid: list[list[Fraction | None]] | None = None
-        self._shared: dict[int, Fraction] = {}
+        self._shared: dict[int, Fraction] = {}  # by weight: groups of equal weight share one Fraction
         width = board.size.width
         # index -1 (opened) and -2 (a flag) land on the two False entries at the end
         safe = np.array([w == 0 for w in weights] + [False, False])[groups]
@@ -77,13 +78,10 @@ class Analysis:
             return None
         if group == -2:
             return Fraction(1)
-        found = self._fractions[group]
+        weight = self._weights[group]
+        found = self._shared.get(weight)
         if found is None:
-            weight = self._weights[group]  # boxes of equal weight share one Fraction too
-            found = self._shared.get(weight)
-            if found is None:
-                found = self._shared[weight] = Fraction(weight, self.count)
-            self._fractions[group] = found
+            found = self._shared[weight] = Fraction(weight, self.count)
         return found
 
     def probability(self, cell: Cell) -> Fraction | None:

@@ -46,7 +46,7 @@ import threading
 import numpy as np
 from numba import njit
 
-from minelib.layouts import Geometry, Layouts
+from minelib.layouts import BITMASK_CELLS, Geometry, Layouts
 
 # meta: counters shared by the whole search
 ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS = range(5)
@@ -529,8 +529,8 @@ class CompiledEngine:
 
     def __init__(self, geometry: Geometry, symmetry: bool, max_states: int):
         n = geometry.n
-        if n > 63:
-            raise ValueError(f"the compiled engine takes boards of at most 63 cells, not {n}")
+        if n > BITMASK_CELLS:
+            raise ValueError(f"the compiled engine takes boards of at most {BITMASK_CELLS} cells, not {n}")
         self.geometry, self.max_states = geometry, max_states
         self._full = geometry.full
         self._neighbours = np.array(geometry.neighbours, np.int64)

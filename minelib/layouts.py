@@ -105,6 +105,7 @@ def _apply(tables: list[list[int]], mask: int) -> int:
     return image
 
 
+BITMASK_CELLS = 63  # the compiled engine keeps layouts in int64: boards of at most this many cells
 SOLVER_LAYOUTS = 3_000_000  # the most layouts an exact search may start from (memory)
 
 
@@ -166,4 +167,4 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
-__all__ = ["SOLVER_LAYOUTS", "Geometry", "Layouts", "check_layout_count", "consistent_layouts"]
+__all__ = ["BITMASK_CELLS", "SOLVER_LAYOUTS", "Geometry", "Layouts", "check_layout_count", "consistent_layouts"]

@@ -30,7 +30,7 @@ from typing import Protocol
 
 from minelib.board import Board, BoardSize, Cell, check_mines
 from minelib.game import check_first_click
-from minelib.layouts import Geometry, Layouts, check_layout_count, consistent_layouts
+from minelib.layouts import BITMASK_CELLS, Geometry, Layouts, check_layout_count, consistent_layouts
 from minelib.search import PythonEngine
 
 # Players and the explorer ask position questions (symmetry off) only on boards this small:
@@ -84,7 +84,7 @@ class Engine(Protocol):
 
 ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
-COMPILED_CELLS = 63  # the compiled engine's layouts are int64 bitmasks
+COMPILED_CELLS = BITMASK_CELLS  # the compiled engine's layouts are int64 bitmasks
 # States a memo keeps before it starts afresh (still exact), by engine: a Python state costs far more memory.
 DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 2_000_000}
 

@@ -144,7 +144,7 @@ def fill_table(
         done = {
             row[:4]: row[4] for row in connection.execute("SELECT height, width, mines, rule, capped_at FROM optimal")
         }
-        pending = [t for t in todo if not _settled(done.get((t.height, t.width, t.mines, t.rule), "missing"), cap)]
+        pending = [t for t in todo if not _settled(done, (t.height, t.width, t.mines, t.rule), cap)]
         counts["already"] = len(todo) - len(pending)
         bar = tqdm(total=len(todo), initial=counts["already"], desc="optimal play", unit="board", disable=not progress)
 
@@ -169,9 +169,12 @@ def fill_table(
     return counts
 
 
-def _settled(capped_at, cap: float | None) -> bool:
+def _settled(done: dict, key: tuple, cap: float | None) -> bool:
     """Whether a stored entry needs no new search: solved, or capped at least at ``cap``."""
-    return capped_at is None or (capped_at != "missing" and (cap is None or capped_at >= cap))
+    if key not in done:
+        return False
+    capped_at = done[key]
+    return capped_at is None or cap is None or capped_at >= cap
 
 
 def _fill_on_cluster(connection, pending: list[Task], keep, client, cap, engine, max_states) -> None:
