@@ -26,7 +26,7 @@ from tqdm.auto import tqdm
 from minelib.board import BoardSize
 from minelib.cluster import DaskExecutor
 from minelib.game import FIRST_CELLS, Game, check_rule, first_cell, mines_for_density, parse_layout
-from minelib.players import OLD_NAMES, PLAYERS
+from minelib.players import OLD_NAMES, PLAYERS, check_player
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -80,8 +80,7 @@ class Setting:
 
     def __post_init__(self):
         object.__setattr__(self, "size", str(BoardSize.of(self.size)))  # a BoardSize or "HxW"; kept as "HxW"
-        if self.player not in PLAYERS:
-            raise ValueError(f"unknown player {self.player!r} (expected one of {', '.join(PLAYERS)})")
+        check_player(self.player)
         if self.first not in FIRST_CELLS:
             raise ValueError(f"unknown first click {self.first!r} (expected one of {', '.join(FIRST_CELLS)})")
         if not isinstance(self.games, int) or self.games < 1:

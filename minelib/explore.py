@@ -17,7 +17,7 @@ from pathlib import Path
 
 from minelib.board import Board, BoardSize, check_mines
 from minelib.game import check_first_click, check_rule
-from minelib.players import PLAYERS
+from minelib.players import check_player
 from minelib.widgets import OVERLAYS
 
 PAGE_OVERLAYS = ("probabilities", "certain", "recommended")
@@ -45,8 +45,7 @@ def explorer_source(
         check_rule(size, mines, first_click)
     else:
         check_mines(position, mines)
-    if player not in PLAYERS:
-        raise ValueError(f"unknown player {player!r} (expected one of {', '.join(PLAYERS)})")
+    check_player(player)
     for name in overlays:
         if name not in OVERLAYS:
             raise ValueError(f"unknown overlay {name!r} (expected one of {', '.join(OVERLAYS)})")

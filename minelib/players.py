@@ -365,6 +365,15 @@ class SafestPlayer(LookaheadPlayer):
 
 
 PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer)}
-OLD_NAMES = {"best": "lookahead"}  # the registry's names before 0.2, as found in old results files
+OLD_NAMES = {"best": "lookahead"}
 
-__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "ZDDPlayer"]
+
+def check_player(name: str) -> None:
+    """Raise ValueError unless ``name`` is a registered player."""
+    if name not in PLAYERS:
+        raise ValueError(
+            f"unknown player {name!r} (expected one of {', '.join(PLAYERS)})"
+        )  # the registry's names before 0.2, as found in old results files
+
+
+__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "ZDDPlayer", "check_player"]

@@ -34,7 +34,7 @@ from minelib.analysis import Analysis, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
 from minelib.optimal import POSITION_CELLS, OptimalSolver
-from minelib.players import PLAYERS, Move
+from minelib.players import PLAYERS, Move, check_player
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
@@ -97,8 +97,7 @@ class BoardExplorer:
         overlays=("probabilities", "certain"),
         position: Board | str | None = None,
     ):
-        if player not in PLAYERS:
-            raise ValueError(f"unknown player {player!r} (expected one of {', '.join(PLAYERS)})")
+        check_player(player)
         self.size, self.mines = BoardSize.of(size), mines
         self.player_name, self.overlays = player, set(overlays)
         self.buttons: dict[Cell, w.Button] = {}
