@@ -33,34 +33,58 @@ class Analysis:
     """What a position tells exactly, given the total number of mines.
 
     Cells that play the same part (a box: next to the same numbers; or next to no
-    number) share one mine count, so the analysis keeps one integer per *group*
-    and makes each group's ``Fraction`` once, when it is first asked for.
+    number) share one mine probability, so the analysis keeps one ratio of ints
+    per *group* and makes each group's ``Fraction`` once, when it is first asked for.
     """
 
     __slots__ = (
+        "_certain",
         "_grid",
         "_groups",
+        "_ratios",
         "_shared",
-        "_weights",
         "board",
-        "certain_mines",
-        "certain_safe",
         "count",
         "total_mines",
     )
 
-    def __init__(self, board: Board, total_mines: int, count: int, groups: np.ndarray, weights: list[int]):
+    def __init__(
+        self,
+        board: Board,
+        total_mines: int,
+        count: int,
+        groups: np.ndarray,
+        numerators: list[int],
+        denominators: list[int],
+    ):
         self.board, self.total_mines, self.count = board, total_mines, count  # count: consistent mine layouts
         self._groups = groups  # per cell, row by row: its group, -1 opened, -2 a flag
-        self._weights = weights  # per group: the layouts with a mine on one of its cells
+        self._ratios = list(zip(numerators, denominators))  # per group: its mine probability as a ratio
         self._grid: list[list[Fraction | None]] | None = None
-        self._shared: dict[int, Fraction] = {}  # by weight: groups of equal weight share one Fraction
-        width = board.size.width
-        # index -1 (opened) and -2 (a flag) land on the two False entries at the end
-        safe = np.array([w == 0 for w in weights] + [False, False])[groups]
-        sure = np.array([w == count for w in weights] + [False, False])[groups]
-        self.certain_safe: list[Cell] = [divmod(c, width) for c in np.flatnonzero(safe).tolist()]
-        self.certain_mines: list[Cell] = [divmod(c, width) for c in np.flatnonzero(sure).tolist()]
+        self._shared: dict[tuple[int, int], Fraction] = {}  # groups of equal ratio share one Fraction
+        self._certain: tuple[list[Cell], list[Cell]] | None = None
+
+    @property
+    def certain_safe(self) -> list[Cell]:
+        """The unopened cells that hold no mine in any layout, row by row."""
+        return self._certain_cells()[0]
+
+    @property
+    def certain_mines(self) -> list[Cell]:
+        """The unopened cells that hold a mine in every layout, row by row (flags not included)."""
+        return self._certain_cells()[1]
+
+    def _certain_cells(self) -> tuple[list[Cell], list[Cell]]:
+        if self._certain is None:
+            width = self.board.size.width
+            # index -1 (opened) and -2 (a flag) land on the two False entries at the end
+            safe = np.array([a == 0 for a, _ in self._ratios] + [False, False])[self._groups]
+            sure = np.array([a == b for a, b in self._ratios] + [False, False])[self._groups]
+            self._certain = (
+                [divmod(c, width) for c in np.flatnonzero(safe).tolist()],
+                [divmod(c, width) for c in np.flatnonzero(sure).tolist()],
+            )
+        return self._certain
 
     @classmethod
     def from_counts(cls, board: Board, total_mines: int, count: int, mines_at: dict[Cell, int]) -> Analysis:
@@ -71,17 +95,17 @@ class Analysis:
         index: dict[int, int] = {}
         for (y, x), weight in mines_at.items():
             groups[y * width + x] = index.setdefault(weight, len(index))
-        return cls(board, total_mines, count, groups, list(index))
+        return cls(board, total_mines, count, groups, list(index), [count] * len(index))
 
     def _fraction(self, group: int) -> Fraction | None:
         if group == -1:
             return None
         if group == -2:
             return Fraction(1)
-        weight = self._weights[group]
-        found = self._shared.get(weight)
+        ratio = self._ratios[group]
+        found = self._shared.get(ratio)
         if found is None:
-            found = self._shared[weight] = Fraction(weight, self.count)
+            found = self._shared[ratio] = Fraction(*ratio)
         return found
 
     def probability(self, cell: Cell) -> Fraction | None:
@@ -92,10 +116,8 @@ class Analysis:
     def probabilities(self) -> list[list[Fraction | None]]:
         """Every cell's mine probability, row by row (None for opened cells; flags are 1)."""
         if self._grid is None:
-            width = self.board.size.width
-            table = [self._fraction(g) for g in range(len(self._weights))] + [Fraction(1), None]  # [-2], [-1]
-            flat = [table[g] for g in self._groups.tolist()]
-            self._grid = [flat[i : i + width] for i in range(0, len(flat), width)]
+            table = [self._fraction(g) for g in range(len(self._ratios))] + [Fraction(1), None]  # [-2], [-1]
+            self._grid = np.array(table, dtype=object)[self._groups].reshape(self.board.values.shape).tolist()
         return self._grid
 
     def __eq__(self, other) -> bool:
@@ -172,8 +194,7 @@ def analyze(board: Board | str, mines: int) -> Analysis:
     fast = boxes.analyze_boxes(board.values, mines)
     if fast is None:
         return reference_analyze(board, mines)
-    count, groups, weights = fast
-    return Analysis(board, mines, count, groups, weights)
+    return Analysis(board, mines, *fast)
 
 
 def reference_analyze(board: Board | str, mines: int) -> Analysis:

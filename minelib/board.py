@@ -131,17 +131,26 @@ class Board:
         self.values = values
 
     @classmethod
+    def _valid(cls, values: np.ndarray) -> Board:
+        """A board of values already checked (int8, two-dimensional, every value legal there)."""
+        board = object.__new__(cls)
+        values.setflags(write=False)
+        board.values = values
+        return board
+
+    @classmethod
     def from_text(cls, text: str) -> Board:
         """Parse the text format (blank lines around the board are ignored)."""
+        words = text.split()
+        if words and all(len(word) == len(words[0]) for word in words) and text.isascii():  # parsed at once
+            values = _CODE_OF_BYTE.take(np.frombuffer("".join(words).encode("ascii"), np.uint8))
+            values = values.reshape(len(words), len(words[0]))
+            # an unknown character (127) and a number above its neighbour count fail the same test
+            if not (values > _neighbour_counts(values.shape)).any() and text.strip().count("\n") == len(words) - 1:
+                return cls._valid(values)
         lines = [line.strip() for line in text.strip().splitlines()]
         if not lines or not lines[0]:
             raise ValueError("the board is empty")
-        width = len(lines[0])
-        if all(len(line) == width for line in lines):  # the common case, parsed at once
-            chars = np.frombuffer("".join(lines).encode("utf-32-le"), np.uint32)
-            codes = _CODE_OF_BYTE[chars & 0xFF]
-            if not ((codes == _NOT_A_VALUE) | (chars > 0xFF)).any():
-                return cls(codes.reshape(len(lines), width))
         rows = []
         for number, line in enumerate(lines, start=1):
             if len(line) != len(lines[0]):
@@ -249,9 +258,9 @@ def check_mines(board: Board, mines: int) -> None:
     """Raise ValueError if ``mines`` cannot be the total mine count of ``board``."""
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
         raise ValueError(f"the mine count must be an integer, got {mines!r}")
-    if not 0 <= mines <= board.size.n_cells:
+    if not 0 <= mines <= board.values.size:
         raise ValueError(f"{mines} mines do not fit on a {board.size} board of {board.size.n_cells} cells")
-    flags = int((board.values == MINE).sum())
+    flags = int(np.count_nonzero(board.values == MINE))
     if flags > mines:
         raise ValueError(
             f"the board has {flags} flag{'s' * (flags != 1)} but only {mines} mine{'s' * (mines != 1)} in total"

@@ -178,14 +178,21 @@ def test_the_box_engine_agrees_with_the_reference(position):
     assert (result.certain_safe, result.certain_mines) == (expected.certain_safe, expected.certain_mines)
 
 
-@pytest.mark.parametrize("limits", [{}, {"MAX_CELLS": 4}, {"MAX_LEAVES": 1}], ids=["boxes", "dp", "budget"])
+@pytest.mark.parametrize(
+    "limits",
+    [{}, {"COMBINE_LIMIT": 64}, {"LIMB_BITS": 8}, {"MAX_LEAVES": 1}],
+    ids=["fused", "python-combination", "limbs", "dp"],
+)
 def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeypatch):
-    """Enumerated components, components handed to the DP (too large for int64), and enumerations
-    that pass their budget: the same layout counts and probabilities as the reference, every one."""
+    """The fused call, the Python combination (products past the machine-integer limit), components
+    counted in several limbs (limbs of 8 bits: every component past 5 cells), and enumerations past
+    their budget (the reference DP): the same layout counts and probabilities as the reference."""
     from minelib import boxes
 
     for name, value in limits.items():
         monkeypatch.setattr(boxes, name, value)
+    fused = []
+    monkeypatch.setattr(boxes, "_in_python", _spy(boxes._in_python, fused))
     rng = np.random.default_rng(11)
     positions_seen = 0
     for guesses in ("frontier", "anywhere"):
@@ -195,6 +202,18 @@ def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeyp
                 assert analyze(board, 99) == reference_analyze(board, 99)
                 positions_seen += 1
     assert positions_seen > 10
+    if limits:  # most positions took the path under test (each is analysed twice)
+        assert len(fused) > positions_seen
+    else:  # most positions need no Python combination
+        assert len(fused) < positions_seen / 2
+
+
+def _spy(function, calls: list):
+    def spied(*args):
+        calls.append(args)
+        return function(*args)
+
+    return spied
 
 
 def test_groups_share_one_fraction_and_the_grid_is_made_on_demand():

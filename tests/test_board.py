@@ -64,11 +64,20 @@ def test_any_board_round_trips_through_text(position):
         ("...\n.9.", "unknown character '9'"),
         ("4.\n..", r"cell \(0, 0\) shows 4 but has only 3 neighbours"),
         ("...\n.\n...", "line 2 has 1 cells"),
+        (".. ..\n.. ..", "line 1, column 3: unknown character ' '"),  # not four rows of two
+        ("..\n\n..", "line 2 has 0 cells"),
+        ("..\n.\u00e9", "line 2, column 2: unknown character"),
     ],
 )
 def test_malformed_text_is_rejected_with_its_place(text, message):
     with pytest.raises(ValueError, match=message):
         Board.from_text(text)
+
+
+def test_line_endings_and_spaces_around_lines_are_ignored():
+    expected = Board([[UNOPENED, 1], [MINE, 1]])
+    for text in (".1\nF1", ".1\r\nF1\r\n", "  .1  \n\tF1\n\n", ".1\rF1"):
+        assert Board.from_text(text) == expected, repr(text)
 
 
 def test_bad_value_codes_are_rejected():
