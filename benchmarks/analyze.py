@@ -13,18 +13,23 @@ and the ratio of the reference's median to each (measured in the same run):
 - ``analyze, parsed board``: a parsed Board in, every probability out;
 - ``reference, text in``: ``reference_analyze`` (the component DP of minelib.frontier).
 
+Then the incremental form, on three unopened cells of every position: every number the
+cell may show, analysed whole (``analyze`` of each changed board) and by an ``Analyzer``
+keeping the position (``what_if``: only the region around the cell is counted again).
+
 Every answer is checked equal to the reference's before anything is timed.
 Timings are for reading, never for asserting.
 """
 
 import argparse
+import contextlib
 import statistics
 import time
 
 import numpy as np
 
 from minelib import BoardSize
-from minelib.analysis import analyze, reference_analyze
+from minelib.analysis import Analyzer, ImpossiblePosition, analyze, reference_analyze
 from minelib.problems import midgame_positions
 from minelib.report import text_table
 
@@ -39,12 +44,7 @@ def positions(count: int, seed: int) -> list:
 
 
 def best_time(function, argument, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        _ = function(argument, 99).probabilities
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(lambda: function(argument, 99).probabilities, repeat)
 
 
 def main() -> None:
@@ -78,6 +78,48 @@ def main() -> None:
         )
     print(f"{len(boards)} positions of seeded 16x30/99 games, best of {args.repeat} runs each")
     print(text_table(rows))
+    print()
+    print(what_if_table(boards, args.repeat))
+
+
+def every_number(board, cell) -> dict:
+    """``analyze`` of the board with ``cell`` showing each number it may show."""
+    found = {}
+    for number in range(len(board.size.neighbours(cell)) + 1):
+        with contextlib.suppress(ImpossiblePosition):
+            found[number] = analyze(board.with_value(cell, number), 99)
+    return found
+
+
+def what_if_table(boards, repeat: int) -> str:
+    """Every number of three unopened cells per position: whole analyses against the Analyzer's what-if."""
+    rng, whole, kept = np.random.default_rng(0), [], []
+    for board in boards:
+        analyzer = Analyzer(99)
+        unopened = board.unopened_cells()
+        for i in rng.choice(len(unopened), min(3, len(unopened)), replace=False):
+            cell = unopened[i]
+            assert analyzer.what_if(board, cell) == every_number(board, cell)
+            whole.append(best_of(lambda: every_number(board, cell), repeat))  # noqa: B023 (called at once)
+            kept.append(best_of(lambda: analyzer.what_if(board, cell), repeat))  # noqa: B023
+    ratio = statistics.median(whole) / statistics.median(kept)
+    rows = [
+        {"way": name, "median ms": statistics.median(found) * 1e3, "worst ms": max(found) * 1e3}
+        for name, found in (("analyze each number", whole), ("Analyzer.what_if", kept))
+    ]
+    return (
+        f"what if an unopened cell opens: every number it may show, {len(whole)} cells "
+        f"(whole / what_if, medians: {ratio:.1f})\n" + text_table(rows)
+    )
+
+
+def best_of(function, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 if __name__ == "__main__":

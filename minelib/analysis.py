@@ -21,7 +21,7 @@ from fractions import Fraction
 import numpy as np
 
 from minelib import frontier
-from minelib.board import MINE, Board, Cell, check_mines, incidence, neighbour_sums
+from minelib.board import MINE, UNOPENED, Board, Cell, check_mines, incidence, neighbour_sums
 from minelib.frontier import choose
 
 
@@ -197,6 +197,46 @@ def analyze(board: Board | str, mines: int) -> Analysis:
     return Analysis(board, mines, *fast)
 
 
+class Analyzer:
+    """``analyze`` for a game: positions met one after another, each a few cells from the last.
+
+    It keeps the components of the last position; the next one counts again only the regions
+    within reach of the cells that changed (``minelib.boxes.Tracker``), and ``what_if`` answers
+    "what if this cell opens" for every number it may show, each from the position kept.
+    The answers are those of ``analyze``, exactly.
+    """
+
+    def __init__(self, mines: int):
+        self.mines = mines
+        from minelib import boxes  # numba loads the compiled engine on first use
+
+        self._tracker = boxes.Tracker()
+
+    def analyze(self, board: Board | str) -> Analysis:
+        """``analyze(board, mines)``; ``board`` becomes the position kept."""
+        if isinstance(board, str):
+            board = Board.from_text(board)
+        check_mines(board, self.mines)
+        fast = self._tracker.analyze(board.values, self.mines)
+        if fast is None:
+            return reference_analyze(board, self.mines)  # says why no layout fits
+        return Analysis(board, self.mines, *fast)
+
+    def what_if(self, board: Board, cell: Cell) -> dict[int, Analysis]:
+        """For every number the unopened ``cell`` may show (those no layout allows left out): the
+        analysis of ``board`` with ``cell`` opened on it. ``board`` becomes the position kept."""
+        if board.values[cell] != UNOPENED:
+            raise ValueError(f"cell {cell} is not an unopened cell of the board")
+        check_mines(board, self.mines)
+        found = {}
+        for number, fast in enumerate(self._tracker.what_if(board.values, self.mines, board.size.cell_id(cell))):
+            if fast is not None:
+                values = board.values.copy()
+                values[cell] = number
+                found[number] = Analysis(Board._valid(values), self.mines, *fast)
+        return found
+
+
 def reference_analyze(board: Board | str, mines: int) -> Analysis:
     """``analyze`` by grouped columns and a component DP (``minelib.frontier``): the reference the fast
     engine is checked against, and the path that explains an impossible position."""
@@ -322,6 +362,7 @@ def _result(board: Board, mines: int, count: int, mine_weight: np.ndarray, cells
 
 __all__ = [
     "Analysis",
+    "Analyzer",
     "ImpossiblePosition",
     "analyze",
     "reference_analyze",

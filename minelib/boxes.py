@@ -9,7 +9,7 @@ pruning the choices, and tallied by the mines it uses: how many layouts (a
 polynomial in mines) and, per box, how many mines in all.
 
 The components then meet the cells next to no number through the total. One
-compiled call does everything for almost every position (``_fused``):
+compiled call does everything for almost every position (``_full``):
 
 - a component whose layouts all use the same k mines (most of them) needs no
   combination at all: a box's mine probability is its tally over its cells
@@ -56,105 +56,108 @@ def _binomials(n):
 
 
 @njit(**_JIT)
-def _structure(values, height, width):
-    """Boxes of the unopened cells and the numbers' needs.
+def _box_key(c, local, height, width):
+    """Which of the numbers in ``local`` cell c touches, as one integer: the first of them, and where
+    the others lie relative to it (a 3 x 5 window, 15 bits). Cells of one box share a key."""
+    y, x = c // width, c % width
+    first, first_y, first_x, mask = -1, 0, 0, 0
+    for yy in range(max(0, y - 1), min(height, y + 2)):
+        for xx in range(max(0, x - 1), min(width, x + 2)):
+            d = yy * width + xx
+            if not local[d]:
+                continue
+            if first < 0:
+                first, first_y, first_x = d, yy, xx
+            mask |= 1 << ((yy - first_y) * 5 + (xx - first_x + 2))
+    return first * 32768 + mask
 
-    Returns (box of each cell: -1 not unopened, -2 next to no number; box sizes;
-    for each number cell: its need and its boxes; ok: False if a number cannot be met).
+
+@njit(**_JIT)
+def _structure(values, height, width, numbers):
+    """Boxes of the unopened cells next to ``numbers`` (opened cells' ids, ascending), and the numbers' needs.
+
+    Returns (box of each cell, -1 if none; the frontier cells, ascending; box sizes; for each number
+    cell: its need and its boxes; each box's numbers; each number's capacity (the cells of its boxes);
+    ok: False if a number cannot be met). Arrays indexed by number are indexed by cell id.
     """
     n = height * width
-    adjacent = np.full((n, 8), -1, np.int64)
-    count_adjacent = np.zeros(n, np.int64)
+    local = np.zeros(n, np.bool_)
+    for r in numbers:
+        local[r] = True
     need = np.zeros(n, np.int64)
-    room = np.zeros(n, np.int64)
+    key = np.full(n, -1, np.int64)
+    frontier = np.empty(n, np.int64)
+    found = 0
     ok = True
-    for c in range(n):
-        y, x = c // width, c % width
-        v = values[c]
-        flags = 0
-        for dy in range(-1, 2):
-            for dx in range(-1, 2):
-                yy, xx = y + dy, x + dx
-                if (dy == 0 and dx == 0) or yy < 0 or yy >= height or xx < 0 or xx >= width:
-                    continue
+    for r in numbers:
+        y, x = r // width, r % width
+        flags, room = 0, 0
+        for yy in range(max(0, y - 1), min(height, y + 2)):
+            for xx in range(max(0, x - 1), min(width, x + 2)):
                 d = yy * width + xx
-                if v == UNOPENED_CODE and values[d] >= 0:
-                    adjacent[c, count_adjacent[c]] = d  # in increasing order of d
-                    count_adjacent[c] += 1
-                if v >= 0:
-                    if values[d] == MINE_CODE:
-                        flags += 1
-                    elif values[d] == UNOPENED_CODE:
-                        room[c] += 1
-        if v >= 0:
-            need[c] = v - flags
-            if need[c] < 0 or need[c] > room[c]:
-                ok = False
+                if values[d] == MINE_CODE:
+                    flags += 1
+                elif values[d] == UNOPENED_CODE:
+                    room += 1
+                    if key[d] < 0:
+                        key[d] = _box_key(d, local, height, width)
+                        frontier[found] = d
+                        found += 1
+        need[r] = values[r] - flags
+        if need[r] < 0 or need[r] > room:
+            ok = False
+    frontier = np.sort(frontier[:found])
     box_of = np.full(n, -1, np.int64)
-    box_size = np.zeros(n, np.int64)
+    box_size = np.zeros(found, np.int64)
     boxes = 0
-    for c in range(n):
-        if values[c] != UNOPENED_CODE:
-            continue
-        if count_adjacent[c] == 0:
-            box_of[c] = -2
-            continue
+    for c in frontier:
         y, x = c // width, c % width
-        found = -1
+        b = -1
         # a cell of the same box shares a number, so it lies within two rows and columns
         for yy in range(max(0, y - 2), y + 1):
             for xx in range(max(0, x - 2), min(width, x + 3)):
                 d = yy * width + xx
                 if d >= c:
                     break
-                if box_of[d] >= 0 and count_adjacent[d] == count_adjacent[c]:
-                    same = True
-                    for k in range(count_adjacent[c]):
-                        if adjacent[d, k] != adjacent[c, k]:
-                            same = False
-                            break
-                    if same:
-                        found = box_of[d]
-                        break
-            if found >= 0:
+                if key[d] == key[c] and box_of[d] >= 0:
+                    b = box_of[d]
+                    break
+            if b >= 0:
                 break
-        if found < 0:
-            found = boxes
+        if b < 0:
+            b = boxes
             boxes += 1
-        box_of[c] = found
-        box_size[found] += 1
-    # each number's boxes (at most 8)
-    number_boxes = np.full((n, 8), -1, np.int64)
+        box_of[c] = b
+        box_size[b] += 1
+    number_boxes = np.full((n, 8), -1, np.int64)  # each number's boxes (at most 8)
     count_boxes = np.zeros(n, np.int64)
-    for c in range(n):
-        if values[c] < 0:
-            continue
-        y, x = c // width, c % width
-        for dy in range(-1, 2):
-            for dx in range(-1, 2):
-                yy, xx = y + dy, x + dx
-                if yy < 0 or yy >= height or xx < 0 or xx >= width:
-                    continue
-                b = box_of[yy * width + xx]
-                if b >= 0:
-                    seen = False
-                    for k in range(count_boxes[c]):
-                        if number_boxes[c, k] == b:
-                            seen = True
-                    if not seen:
-                        number_boxes[c, count_boxes[c]] = b
-                        count_boxes[c] += 1
-    # and each box's numbers (at most 8), each number's capacity (the cells of its boxes)
-    box_numbers = np.full((boxes, 8), -1, np.int64)
+    box_numbers = np.full((boxes, 8), -1, np.int64)  # each box's numbers (at most 8)
     count_numbers = np.zeros(boxes, np.int64)
     capacity = np.zeros(n, np.int64)
-    for c in range(n):
-        for k in range(count_boxes[c]):
-            b = number_boxes[c, k]
-            box_numbers[b, count_numbers[b]] = c
-            count_numbers[b] += 1
-            capacity[c] += box_size[b]
-    return box_of, box_size[:boxes], need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok
+    for r in numbers:
+        y, x = r // width, r % width
+        for yy in range(max(0, y - 1), min(height, y + 2)):
+            for xx in range(max(0, x - 1), min(width, x + 2)):
+                b = box_of[yy * width + xx]
+                if b < 0:
+                    continue
+                seen = False
+                for k in range(count_boxes[r]):
+                    if number_boxes[r, k] == b:
+                        seen = True
+                if not seen:
+                    number_boxes[r, count_boxes[r]] = b
+                    count_boxes[r] += 1
+                    box_numbers[b, count_numbers[b]] = r
+                    count_numbers[b] += 1
+                    capacity[r] += box_size[b]
+    return box_of, frontier, box_size[:boxes], need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok
+
+
+@njit(**_JIT)
+def _numbers(values):
+    """The opened cells with a number (all of them: one without unopened neighbours is simply met)."""
+    return np.flatnonzero(values >= 0)
 
 
 @njit(**_JIT)
@@ -227,9 +230,9 @@ def _order(label, components, box_numbers, count_numbers, count_boxes):
 
 @njit(**_JIT)
 def _prepare(values, height, width):
-    """Boxes, numbers and components of a position (see ``_structure``), the boxes ordered by component."""
-    box_of, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
-        values, height, width
+    """The structure of a whole position (see ``_structure``), its boxes ordered by component."""
+    box_of, _, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
+        values, height, width, _numbers(values)
     )
     label, components = _components(len(box_size), number_boxes, count_boxes)
     by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
@@ -379,92 +382,107 @@ def _convolve(left, right, limit):
 
 
 @njit(**_JIT)
-def _fused(values, height, width, left, max_leaves, bits, limit):
-    """The whole analysis in machine integers, when every bound holds.
+def _count(values, height, width, numbers, max_leaves, bits):
+    """Structure and enumeration of the components next to ``numbers``.
 
-    Returns (status, groups, numerators, denominators, ways, s, ta, tb, free). ``groups``: each
-    cell's group (its box; ``boxes`` for the cells next to no number; -1 opened, -2 a flag); a
-    group's mine probability is ``numerators[g] / denominators[g]`` in lowest terms. The layout
-    count is ``prod(ways) * s * comb(free, ta) // perm(tb, tb - ta)``: ``ways`` are the layouts
-    of each component of fixed mine count, ``s`` the varying components with the free cells
-    through ``r[t] = comb(free, t) * (free - ta)! * tb! / free!``, small integers for t in ta..tb.
-    ``status``: DONE, IMPOSSIBLE (no layout), or IN_PYTHON (a bound passed: nothing else is valid).
+    Returns (status, parts, frontier cells): ``parts`` = (polynomial of each component, component of
+    each box, box sizes, each box's tallies by the component's mines, box cells (CSR: starts, cells),
+    component of each number cell or -1). Status IN_PYTHON when a component needs more than one limb
+    or passes the leaf budget; IMPOSSIBLE when a number cannot be met.
     """
-    (box_of, box_size, need, _, _, box_numbers, count_numbers, capacity, ok, _, by_component, starts) = _prepare(
-        values, height, width
+    box_of, frontier, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
+        values, height, width, numbers
     )
-    n = height * width
     boxes = len(box_size)
-    components = len(starts) - 1
-    groups = np.empty(n, np.int64)
-    numerators = np.zeros(boxes + 1, np.int64)
-    denominators = np.ones(boxes + 1, np.int64)
-    ways = np.ones(components, np.int64)
-    nothing = (groups, numerators, denominators, ways, 0, 0, 0, 0)
-    if not ok:
-        return (IMPOSSIBLE,) + nothing
-    free = 0
-    for c in range(n):
-        b = box_of[c]
-        if b >= 0:
-            groups[c] = b
-        elif b == -2:
-            groups[c] = boxes
-            free += 1
-        else:
-            groups[c] = -2 if values[c] == MINE_CODE else -1
-    binomial = _binomials(8)
+    label, components = _components(boxes, number_boxes, count_boxes)
+    by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
     widest = 1
     for c in range(components):
         cells = 0
         for b in by_component[starts[c] : starts[c + 1]]:
             cells += box_size[b]
-        if cells + 3 > bits:  # its tallies (at most 8 * 2**cells) need more than one limb
-            return (IN_PYTHON,) + nothing
         widest = max(widest, cells + 1)
-    polys = np.zeros((components, widest), np.int64)  # the varying components' polynomials
-    tallies = np.zeros((boxes, widest), np.int64)  # their boxes' tallies by mines used
-    varying = np.zeros(components, np.bool_)
-    fixed_mines = 0
+    polys = np.zeros((components, widest), np.int64)
+    tallies = np.zeros((boxes, widest), np.int64)
+    box_start = np.zeros(boxes + 1, np.int64)
+    for c in frontier:
+        box_start[box_of[c] + 1] += 1
+    for b in range(boxes):
+        box_start[b + 1] += box_start[b]
+    box_cells = frontier.copy()  # ascending within each box
+    filled = box_start[:-1].copy()
+    for c in frontier:
+        box_cells[filled[box_of[c]]] = c
+        filled[box_of[c]] += 1
+    number_component = np.full(len(values), -1, np.int64)
+    for r in numbers:
+        if count_boxes[r]:
+            number_component[r] = label[number_boxes[r, 0]]
+    parts = (polys, label, box_size, tallies, box_start, box_cells, number_component)
+    if not ok:
+        return IMPOSSIBLE, parts
+    if widest + 2 > bits:  # tallies (at most 8 * 2**cells) need more than one limb
+        return IN_PYTHON, parts
+    binomial = _binomials(8)
     for c in range(components):
         order = by_component[starts[c] : starts[c + 1]]
         poly, tally, leaves = _enumerate(
             order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, 1, bits
         )
         if leaves < 0:
-            return (IN_PYTHON,) + nothing
+            return IN_PYTHON, parts
+        if not poly.any():
+            return IMPOSSIBLE, parts
+        polys[c, : len(poly)] = poly[:, 0]
+        for q in range(len(order)):
+            tallies[order[q], : len(poly)] = tally[q, :, 0]
+    return DONE, parts
+
+
+@njit(**_JIT)
+def _combine_parts(polys, label, box_size, tallies, free, left, limit):
+    """Every box's mine probability (and the free cells', last) as reduced ratios, and the layout count's
+    pieces: (status, numerators, denominators, ways, s, ta, tb); see ``_full``."""
+    components, widest = polys.shape
+    boxes = len(box_size)
+    numerators = np.zeros(boxes + 1, np.int64)
+    denominators = np.ones(boxes + 1, np.int64)
+    ways = np.ones(components, np.int64)
+    varying = np.zeros(components, np.bool_)
+    fixed_mines = 0
+    for c in range(components):
         terms, k = 0, -1
-        for j in range(len(poly)):
-            if poly[j, 0]:
+        for j in range(widest):
+            if polys[c, j]:
                 terms += 1
                 k = j
-        if terms == 0:
-            return (IMPOSSIBLE,) + nothing
-        if terms == 1:  # one mine count: the probabilities need nothing outside the component
-            ways[c] = poly[k, 0]
+        if terms == 1:  # one mine count: its boxes need nothing outside the component
+            ways[c] = polys[c, k]
             fixed_mines += k
-            for q in range(len(order)):
-                b = order[q]
-                numerators[b], denominators[b] = _reduced(tally[q, k, 0], box_size[b] * poly[k, 0])
         else:
             varying[c] = True
-            polys[c, : len(poly)] = poly[:, 0]
-            for q in range(len(order)):
-                tallies[order[q], : len(poly)] = tally[q, :, 0]
+    for b in range(boxes):
+        c = label[b]
+        if not varying[c]:
+            k = 0
+            while polys[c, k] == 0:
+                k += 1
+            numerators[b], denominators[b] = _reduced(tallies[b, k], box_size[b] * polys[c, k])
+    failed = (IN_PYTHON, numerators, denominators, ways, 0, 0, 0)
     rest = left - fixed_mines  # mines for the varying components and the free cells
     product = np.ones(1, np.int64)
     for c in range(components):
         if varying[c]:
             product = _convolve(product, polys[c], limit)
             if len(product) == 0:
-                return (IN_PYTHON,) + nothing
+                return failed
     low, high = len(product), -1
     for k in range(len(product)):
         if product[k]:
             low, high = min(low, k), k
     ta, tb = max(0, rest - high), min(free, rest - low)
     if ta > tb:
-        return (IMPOSSIBLE,) + nothing
+        return (IMPOSSIBLE,) + failed[1:]
     r = np.ones(tb - ta + 1, np.int64)  # r[t - ta] = (free - ta)! / (free - t)! * tb! / t!
     for t in range(ta, tb + 1):
         for f in range(free - t + 1, free - ta + 1):
@@ -472,21 +490,22 @@ def _fused(values, height, width, left, max_leaves, bits, limit):
         for f in range(t + 1, tb + 1):
             r[t - ta] = _mul(r[t - ta], f, limit)
         if r[t - ta] < 0:
-            return (IN_PYTHON,) + nothing
+            return failed
     s, spread = 0, 0  # spread: the mines the free cells hold, summed over layouts (scaled)
     for t in range(ta, tb + 1):
         term = _mul(product[rest - t], r[t - ta], limit)
         s = _add(s, term, limit)
         spread = _add(spread, _mul(term, t, limit), limit)
     if s < 0 or spread < 0:
-        return (IN_PYTHON,) + nothing
+        return failed
     if s == 0:
-        return (IMPOSSIBLE,) + nothing
+        return (IMPOSSIBLE,) + failed[1:]
     if free:
         scale = _mul(free, s, limit)
         if scale < 0:
-            return (IN_PYTHON,) + nothing
+            return failed
         numerators[boxes], denominators[boxes] = _reduced(spread, scale)
+    outside = np.zeros((components, widest), np.int64)  # by a component's mines k: the ways of the rest
     for c in range(components):
         if not varying[c]:
             continue
@@ -495,26 +514,204 @@ def _fused(values, height, width, left, max_leaves, bits, limit):
             if varying[d] and d != c:
                 others = _convolve(others, polys[d], limit)
                 if len(others) == 0:
-                    return (IN_PYTHON,) + nothing
-        outside = np.zeros(widest, np.int64)  # by the component's mines k: the ways of the rest
+                    return failed
         for k in range(widest):
             if polys[c, k] == 0:
                 continue
             for t in range(ta, tb + 1):
                 j = rest - k - t
                 if 0 <= j < len(others):
-                    outside[k] = _add(outside[k], _mul(others[j], r[t - ta], limit), limit)
-            if outside[k] < 0:
-                return (IN_PYTHON,) + nothing
-        for b in by_component[starts[c] : starts[c + 1]]:
-            mines = 0
-            for k in range(widest):
-                mines = _add(mines, _mul(tallies[b, k], outside[k], limit), limit)
-            scale = _mul(box_size[b], s, limit)
-            if mines < 0 or scale < 0:
-                return (IN_PYTHON,) + nothing
-            numerators[b], denominators[b] = _reduced(mines, scale)
-    return DONE, groups, numerators, denominators, ways, s, ta, tb, free
+                    outside[c, k] = _add(outside[c, k], _mul(others[j], r[t - ta], limit), limit)
+            if outside[c, k] < 0:
+                return failed
+    for b in range(boxes):
+        c = label[b]
+        if not varying[c]:
+            continue
+        mines = 0
+        for k in range(widest):
+            mines = _add(mines, _mul(tallies[b, k], outside[c, k], limit), limit)
+        scale = _mul(box_size[b], s, limit)
+        if mines < 0 or scale < 0:
+            return failed
+        numerators[b], denominators[b] = _reduced(mines, scale)
+    return DONE, numerators, denominators, ways, s, ta, tb
+
+
+@njit(**_JIT)
+def _finish(values, left, status, parts, limit):
+    """The combination and every cell's group, for the parts of a whole position: the answer of
+    ``_full`` and ``_update``."""
+    polys, label, box_size, tallies, box_start, box_cells, _ = parts
+    boxes = len(box_size)
+    groups = np.full(len(values), -1, np.int64)  # opened
+    unopened = 0
+    for c in range(len(values)):
+        if values[c] == MINE_CODE:
+            groups[c] = -2
+        elif values[c] == UNOPENED_CODE:
+            groups[c] = boxes  # next to no number, unless a box claims it below
+            unopened += 1
+    for b in range(boxes):
+        for c in box_cells[box_start[b] : box_start[b + 1]]:
+            groups[c] = b
+    free = unopened - len(box_cells)
+    if status != DONE:
+        return status, groups, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), 0, 0, 0, free
+    status, numerators, denominators, ways, s, ta, tb = _combine_parts(
+        polys, label, box_size, tallies, free, left, limit
+    )
+    return status, groups, numerators, denominators, ways, s, ta, tb, free
+
+
+@njit(**_JIT)
+def _full(values, height, width, left, max_leaves, bits, limit):
+    """The whole analysis in machine integers, when every bound holds.
+
+    Returns (answer, parts): ``answer`` = (status, groups, numerators, denominators, ways, s, ta, tb,
+    free). ``groups``: each cell's group (its box; ``boxes`` for the cells next to no number; -1
+    opened, -2 a flag); a group's mine probability is ``numerators[g] / denominators[g]`` in lowest
+    terms. The layout count is ``prod(ways) * s * comb(free, ta) // perm(tb, tb - ta)``: ``ways``
+    are the layouts of each component of fixed mine count (1 for the others), ``s`` the varying
+    components with the free cells through ``r[t] = comb(free, t) * (free - ta)! * tb! / free!``,
+    small integers for t in ta..tb. ``status``: DONE, IMPOSSIBLE (no layout), or IN_PYTHON (a bound
+    passed: nothing else is valid). ``parts``: see ``_count``; what ``_update`` starts from.
+    """
+    status, parts = _count(values, height, width, _numbers(values), max_leaves, bits)
+    return _finish(values, left, status, parts, limit), parts
+
+
+@njit(**_JIT)
+def _update(values, height, width, left, changed, base, max_leaves, bits, limit):
+    """``_full`` for ``values``, knowing the parts of a position that differs from it at ``changed``
+    cells: the components within reach of a changed cell are counted again, the others kept."""
+    polys, label, box_size, _, box_start, box_cells, number_component = base
+    n = len(values)
+    cell_box = np.full(n, -1, np.int64)
+    for b in range(len(box_size)):
+        for c in box_cells[box_start[b] : box_start[b + 1]]:
+            cell_box[c] = b
+    touched = np.zeros(len(polys), np.bool_)
+    near = np.zeros(n, np.bool_)  # numbers next to (or at) a changed cell
+    for x in changed:
+        y0, x0 = x // width, x % width
+        for yy in range(max(0, y0 - 1), min(height, y0 + 2)):
+            for xx in range(max(0, x0 - 1), min(width, x0 + 2)):
+                z = yy * width + xx
+                if cell_box[z] >= 0:
+                    touched[label[cell_box[z]]] = True
+                if number_component[z] >= 0:
+                    touched[number_component[z]] = True
+                near[z] = True
+    local = np.empty(n, np.int64)
+    found = 0
+    for z in range(n):
+        if values[z] >= 0 and (near[z] or (number_component[z] >= 0 and touched[number_component[z]])):
+            local[found] = z
+            found += 1
+    status, fresh = _count(values, height, width, local[:found], max_leaves, bits)
+    if status != DONE:
+        return _finish(values, left, status, fresh, limit), fresh
+    parts = _merge(base, touched, fresh)
+    return _finish(values, left, status, parts, limit), parts
+
+
+@njit(**_JIT)
+def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
+    """``_update`` for ``values`` with ``cell`` opened on each number it may show (the base: ``values``'
+    parts). Returns, per number: statuses, groups (rows), how many groups, numerators and
+    denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free."""
+    y, x = cell // width, cell % width
+    numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
+    changed = np.array([cell])
+    answers = []
+    widest_groups, widest_ways = 1, 1
+    for number in range(numbers):
+        trial = values.copy()
+        trial[cell] = number
+        answer, _ = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
+        answers.append(answer)
+        widest_groups = max(widest_groups, len(answer[2]))
+        widest_ways = max(widest_ways, len(answer[4]))
+    statuses = np.zeros(numbers, np.int64)
+    groups = np.zeros((numbers, len(values)), np.int64)
+    numerators = np.zeros((numbers, widest_groups), np.int64)
+    denominators = np.ones((numbers, widest_groups), np.int64)
+    ways = np.ones((numbers, widest_ways), np.int64)
+    sizes = np.zeros(numbers, np.int64)
+    s = np.zeros(numbers, np.int64)
+    ta = np.zeros(numbers, np.int64)
+    tb = np.zeros(numbers, np.int64)
+    free = np.zeros(numbers, np.int64)
+    for number in range(numbers):
+        answer = answers[number]
+        statuses[number] = answer[0]
+        sizes[number] = len(answer[2])
+        groups[number] = answer[1]
+        numerators[number, : len(answer[2])] = answer[2]
+        denominators[number, : len(answer[3])] = answer[3]
+        ways[number, : len(answer[4])] = answer[4]
+        s[number], ta[number], tb[number], free[number] = answer[5], answer[6], answer[7], answer[8]
+    return statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free
+
+
+@njit(**_JIT)
+def _merge(base, touched, fresh):
+    """The parts of the base's untouched components followed by the fresh ones, renumbered."""
+    polys, label, box_size, tallies, box_start, box_cells, number_component = base
+    new_polys, new_label, new_size, new_tallies, new_start, new_cells, new_number_component = fresh
+    kept = np.full(len(polys), -1, np.int64)  # the new number of each untouched component
+    components = 0
+    for c in range(len(polys)):
+        if not touched[c]:
+            kept[c] = components
+            components += 1
+    widest = max(polys.shape[1], new_polys.shape[1])
+    boxes, cells = 0, 0
+    for b in range(len(box_size)):
+        if kept[label[b]] >= 0:
+            boxes += 1
+            cells += box_size[b]
+    total_components = components + len(new_polys)
+    total_boxes = boxes + len(new_size)
+    out_polys = np.zeros((total_components, widest), np.int64)
+    out_label = np.empty(total_boxes, np.int64)
+    out_size = np.empty(total_boxes, np.int64)
+    out_tallies = np.zeros((total_boxes, widest), np.int64)
+    out_start = np.zeros(total_boxes + 1, np.int64)
+    out_cells = np.empty(cells + len(new_cells), np.int64)
+    out_number_component = np.full(len(number_component), -1, np.int64)
+    for c in range(len(polys)):
+        if kept[c] >= 0:
+            out_polys[kept[c], : polys.shape[1]] = polys[c]
+    out_polys[components:, : new_polys.shape[1]] = new_polys
+    at, filled = 0, 0
+    for b in range(len(box_size)):
+        if kept[label[b]] < 0:
+            continue
+        out_label[at] = kept[label[b]]
+        out_size[at] = box_size[b]
+        out_tallies[at, : tallies.shape[1]] = tallies[b]
+        size = box_start[b + 1] - box_start[b]
+        out_cells[filled : filled + size] = box_cells[box_start[b] : box_start[b + 1]]
+        filled += size
+        at += 1
+        out_start[at] = filled
+    for b in range(len(new_size)):
+        out_label[at] = components + new_label[b]
+        out_size[at] = new_size[b]
+        out_tallies[at, : new_tallies.shape[1]] = new_tallies[b]
+        size = new_start[b + 1] - new_start[b]
+        out_cells[filled : filled + size] = new_cells[new_start[b] : new_start[b + 1]]
+        filled += size
+        at += 1
+        out_start[at] = filled
+    for z in range(len(number_component)):
+        if number_component[z] >= 0 and kept[number_component[z]] >= 0:
+            out_number_component[z] = kept[number_component[z]]
+        elif new_number_component[z] >= 0:
+            out_number_component[z] = components + new_number_component[z]
+    return out_polys, out_label, out_size, out_tallies, out_start, out_cells, out_number_component
 
 
 def analyze_boxes(values: np.ndarray, mines: int):
@@ -529,15 +726,94 @@ def analyze_boxes(values: np.ndarray, mines: int):
     height, width = values.shape
     flat = np.ascontiguousarray(values).ravel()
     left = mines - int(np.count_nonzero(flat == MINE_CODE))
-    status, groups, numerators, denominators, ways, s, ta, tb, free = _fused(
-        flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
-    )
+    answer, _ = _full(flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
+    return _result(answer, flat, height, width, left)
+
+
+def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
+    """``analyze_boxes``'s answer from a compiled answer (the Python path when a bound was passed)."""
+    status, groups, numerators, denominators, ways, s, ta, tb, free = answer
     if status == DONE:
         count = prod(ways.tolist()) * s * comb(free, ta) // perm(tb, tb - ta)
         return count, groups, numerators.tolist(), denominators.tolist()
     if status == IMPOSSIBLE:
         return None
     return _in_python(flat, height, width, left)
+
+
+class Tracker:
+    """``analyze_boxes`` for positions met one after another, each a few cells away from the last.
+
+    It keeps the components of the last position it analysed; for the next, the components within
+    reach of a changed cell (a changed cell, or a number or box cell next to one) are counted again
+    and the others kept, so an opened cell costs its own region, not the board. Past ``MAX_CHANGED``
+    changed cells, or with nothing kept, the whole position is counted.
+    """
+
+    MAX_CHANGED = 64
+
+    def __init__(self) -> None:
+        self._values: np.ndarray | None = None  # the last position counted whole or updated, flat
+        self._shape: tuple[int, int] | None = None
+        self._parts = None
+
+    def analyze(self, values: np.ndarray, mines: int, keep: bool = True):
+        """``analyze_boxes(values, mines)``; with ``keep``, ``values`` becomes the position kept."""
+        height, width = values.shape
+        flat = np.ascontiguousarray(values).ravel()
+        left = mines - int(np.count_nonzero(flat == MINE_CODE))
+        changed = self._changed(flat, (height, width))
+        if changed is None:
+            answer, parts = _full(flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
+        else:
+            answer, parts = _update(
+                flat, height, width, left, changed, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
+            )
+        if keep and answer[0] != IMPOSSIBLE:  # (past a bound the parts are incomplete: none kept)
+            self._values, self._parts = (flat.copy(), parts) if answer[0] == DONE else (None, None)
+            self._shape = (height, width)
+        return _result(answer, flat, height, width, left)
+
+    def what_if(self, values: np.ndarray, mines: int, cell: int) -> list:
+        """For every number the unopened cell ``cell`` (row-by-row id) may show: ``analyze_boxes`` of
+        ``values`` with it there (None where no layout fits), in one compiled call from the parts of
+        ``values``, which becomes the position kept."""
+        height, width = values.shape
+        flat = np.ascontiguousarray(values).ravel()
+        if self._values is None or self._shape != (height, width) or not np.array_equal(self._values, flat):
+            self.analyze(values, mines)
+        left = mines - int(np.count_nonzero(flat == MINE_CODE))
+        if self._parts is None:  # past a bound: one whole count a number
+            found = []
+            for number in range(len(_neighbours_of(cell, height, width)) + 1):
+                trial = flat.copy()
+                trial[cell] = number
+                found.append(self.analyze(trial.reshape(height, width), mines, keep=False))
+            return found
+        statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free = _what_if(
+            flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
+        )
+        found = []
+        s, ta, tb, free = s.tolist(), ta.tolist(), tb.tolist(), free.tolist()
+        for number, status in enumerate(statuses.tolist()):
+            if status == IN_PYTHON:
+                trial = flat.copy()
+                trial[cell] = number
+                found.append(_in_python(trial, height, width, left))
+                continue
+            if status == IMPOSSIBLE:
+                found.append(None)
+                continue
+            size = int(sizes[number])
+            answer = (status, groups[number], numerators[number, :size], denominators[number, :size], ways[number])
+            found.append(_result(answer + (s[number], ta[number], tb[number], free[number]), flat, height, width, left))
+        return found
+
+    def _changed(self, flat: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
+        if self._values is None or self._shape != shape:
+            return None
+        changed = np.flatnonzero(self._values != flat)
+        return changed if len(changed) <= self.MAX_CHANGED else None
 
 
 def _in_python(flat: np.ndarray, height: int, width: int, left: int):
@@ -572,6 +848,8 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
         )
         if leaves >= 0:  # the mine counts the component can use, and only those, as Python ints
             support = np.flatnonzero(poly.any(axis=1))
+            if not len(support):
+                return None
             polys.append(dict(zip(support.tolist(), _from_limbs(poly[support]))))
             flat_tally = _from_limbs(tally[:, support].reshape(-1, limbs))
             width = len(support)
@@ -582,7 +860,7 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
             weights.append(dp)
         if not polys[-1]:
             return None
-    free = np.flatnonzero(box_of == -2)
+    free = np.flatnonzero((box_of == -1) & (flat == UNOPENED_CODE))
     count, everything, outsides = _combine(polys, len(free), left)
     if count == 0:
         return None
@@ -595,6 +873,16 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
         spread = sum(ways * (left - k) * frontier.choose(len(free), left - k) for k, ways in everything.items())
         per_box.append(spread // len(free))
     return count, groups, per_box, [count] * len(per_box)
+
+
+def _neighbours_of(cell: int, height: int, width: int) -> list[int]:
+    y, x = divmod(cell, width)
+    return [
+        yy * width + xx
+        for yy in range(max(0, y - 1), min(height, y + 2))
+        for xx in range(max(0, x - 1), min(width, x + 2))
+        if (yy, xx) != (y, x)
+    ]
 
 
 def _from_limbs(limbs: np.ndarray) -> list[int]:
@@ -685,4 +973,4 @@ def _binomial_column(n: int, low: int, high: int) -> dict[int, int]:
     return column
 
 
-__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "analyze_boxes"]
+__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Tracker", "analyze_boxes"]

@@ -12,8 +12,9 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   binomials for the cells next to no number; exact big integers) is opened.
 - ``LookaheadPlayer`` plays on the exact analysis. Certainties come first, from the
   cheap to the exact: the one-number rules on a work queue, the rule for two
-  numbers whose unopened cells nest, then ``minelib.analyze`` (exact, with the
-  total). When a guess is needed it opens the safest cell, and among the cells
+  numbers whose unopened cells nest, then the exact analysis with the total
+  (``minelib.Analyzer``, which follows the game and recounts only what changed).
+  When a guess is needed it opens the safest cell, and among the cells
   within ``tolerance`` of the safest (at most ``lookahead`` of them, those with
   fewest unopened neighbours first) prefers the
   one most likely to be safe *and* to make progress (show a number from which a
@@ -30,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from minelib.analysis import Analysis, ImpossiblePosition, analyze, choose
+from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
 from minelib.optimal import POSITION_CELLS, OptimalSolver
@@ -94,13 +95,21 @@ class _Player:
 
 
 class ZDDPlayer:
-    """Article 003's player: a ZDD of the frontier layouts; certain cells, else least danger."""
+    """Article 003's player: a ZDD of the frontier layouts; certain cells, else least danger.
+
+    With ``cross_check``, every decision also checks the ZDD's layout count and every cell's
+    danger against an ``Analyzer`` following the same game, and raises ``RuntimeError`` at the
+    first disagreement: two independent exact methods, move by move.
+    """
 
     name = "zdd"
 
+    def __init__(self, cross_check: bool = False):
+        self.cross_check = cross_check
+
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
-        run = _ZDDRun(game, log)
+        run = _ZDDRun(game, log, Analyzer(game.mines) if self.cross_check else None)
         run.play(first)
         return run.record(start)
 
@@ -122,8 +131,9 @@ class ZDDPlayer:
 
 
 class _ZDDRun(_Player):
-    def __init__(self, game: Game, log: bool):
+    def __init__(self, game: Game, log: bool, checker: Analyzer | None = None):
         super().__init__(game, log)
+        self.checker = checker
         self.zdd, self.family = ZDD(), BASE
         self.var_of: dict[int, int] = {}
         self.cell_of: dict[int, int] = {}
@@ -169,6 +179,8 @@ class _ZDDRun(_Player):
         self.family = self.zdd.limit(self.family, b, m)
         if self.family == 0:
             raise ImpossiblePosition("no mine layout fits the position")
+        if self.checker is not None:
+            self.check(self.checker, b, m)
         items, flags = self.zdd.items(self.family), self.zdd.flags(self.family)
         moves = [Move("flag", self.size.cell_at(self.cell_of[v]), True, Fraction(1)) for v in sorted(flags)]
         moves += [
@@ -179,6 +191,18 @@ class _ZDDRun(_Player):
         if m and set(self.zdd.sizes(self.family)) == {b}:  # all mines left are on the frontier
             moves += [Move("open", self.size.cell_at(c), True, Fraction(0)) for c in self.interior()]
         return moves or [self.guess(b, m)]
+
+    def check(self, checker: Analyzer, b: int, m: int) -> None:
+        """Raise RuntimeError unless the ZDD's count and dangers equal the checker's analysis."""
+        board = Board(self.game.values)
+        analysis = checker.analyze(board)
+        total, danger = self.danger(b, m)
+        wrong = [c for c, d in danger.items() if Fraction(d, total) != analysis.probability(self.size.cell_at(c))]
+        if total != analysis.count or wrong:
+            raise RuntimeError(
+                f"the ZDD and the analysis disagree ({total} and {analysis.count} layouts"
+                f"{', at cell ' + str(self.size.cell_at(wrong[0])) if wrong else ''}) on\n{board}"
+            )
 
     def guess(self, b: int, m: int) -> Move:
         total, danger = self.danger(b, m)
@@ -241,6 +265,7 @@ class _LookaheadRun(_Player):
     def __init__(self, game: Game, log: bool, player: LookaheadPlayer):
         super().__init__(game, log)
         self.player, self.queue = player, set[int]()
+        self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
 
     def play(self, first: Cell) -> None:
         self.opened(self.open(self.size.cell_id(first), certain=False))
@@ -300,7 +325,7 @@ class _LookaheadRun(_Player):
 
     def exact(self) -> list[Move]:
         board, mines = Board(self.game.values), self.game.mines
-        result = analyze(board, mines)
+        result = self.analyzer.analyze(board)
         if result.certain_safe or result.certain_mines:
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
                 Move("open", c, True, Fraction(0)) for c in result.certain_safe
@@ -330,14 +355,11 @@ class _LookaheadRun(_Player):
 
     def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
         """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""
-        good = 0
-        for n in range(len(board.size.neighbours(cell)) + 1):
-            try:
-                after = analyze(board.with_value(cell, n), mines)
-            except ImpossiblePosition:
-                continue
-            if after.certain_safe or after.certain_mines:
-                good += after.count
+        good = sum(
+            after.count
+            for after in self.analyzer.what_if(board, cell).values()
+            if after.certain_safe or after.certain_mines
+        )
         return Fraction(good, total)
 
     def endgame(self, board: Board, mines: int, result) -> Move:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import ipywidgets as w
 
-from minelib.analysis import Analysis, ImpossiblePosition, analyze
+from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
 from minelib.optimal import POSITION_CELLS, OptimalSolver
@@ -100,6 +100,7 @@ class BoardExplorer:
         check_player(player)
         self.size, self.mines = BoardSize.of(size), mines
         self.player_name, self.overlays = player, set(overlays)
+        self._analyzer: Analyzer | None = None
         self.buttons: dict[Cell, w.Button] = {}
         self._look: dict[Cell, tuple] = {}
         self._cell_layout = w.Layout(width=CELL_SIZE, height=CELL_SIZE, padding="0")
@@ -328,7 +329,9 @@ class BoardExplorer:
         over = self.game is not None and self.game.over
         if not over and self.position.unopened_cells():
             try:
-                self.analysis = analyze(self.position, self.mines)
+                if self._analyzer is None or self._analyzer.mines != self.mines:
+                    self._analyzer = Analyzer(self.mines)  # follows the position: a click recounts its region
+                self.analysis = self._analyzer.analyze(self.position)
             except (ImpossiblePosition, ValueError) as error:
                 self.message = f"impossible position: {error}"
         if self.analysis is not None and "recommended" in self.overlays and self._started():

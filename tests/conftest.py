@@ -33,14 +33,24 @@ def positions(draw, max_height=4, max_width=5):
 
     Some safe cells are opened (showing their true numbers), some mines flagged.
     """
+    return draw(position_pairs(max_height, max_width, count=1))[0]
+
+
+@st.composite
+def position_pairs(draw, max_height=4, max_width=5, count=2):
+    """``count`` small positions of one real layout, each with its own opened and flagged cells:
+    [(board, total mines), ...]."""
     height = draw(st.integers(1, max_height))
     width = draw(st.integers(1, max_width))
     cells = height * width
     layout = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
     numbers = neighbour_sums(layout)
-    opened = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
-    flagged = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
-    values = np.full((height, width), UNOPENED)
-    values[opened & ~layout] = numbers[opened & ~layout]
-    values[flagged & layout] = MINE
-    return Board(values), int(layout.sum())
+    found = []
+    for _ in range(count):
+        opened = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
+        flagged = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
+        values = np.full((height, width), UNOPENED)
+        values[opened & ~layout] = numbers[opened & ~layout]
+        values[flagged & layout] = MINE
+        found.append((Board(values), int(layout.sum())))
+    return found

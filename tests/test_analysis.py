@@ -1,5 +1,6 @@
 """minelib.analyze against brute-force enumeration of layouts, and its errors."""
 
+import contextlib
 from fractions import Fraction
 
 import numpy as np
@@ -7,13 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minelib.analysis import ImpossiblePosition, analyze, reference_analyze
+from minelib.analysis import Analyzer, ImpossiblePosition, analyze, reference_analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import Game
 from minelib.oracles import mine_counts
 from minelib.problems import midgame_positions
-from tests.conftest import positions
+from tests.conftest import position_pairs, positions
 
 
 def assert_matches_brute_force(board, mines):
@@ -208,6 +209,29 @@ def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeyp
         assert len(fused) < positions_seen / 2
 
 
+@given(positions(max_height=4, max_width=6), st.integers(-2, 2), st.randoms())
+def test_the_python_path_agrees_with_the_reference_or_finds_no_layout_too(position, delta, random):
+    """Every component through limbs and Python integers (limbs of 4 bits: every component of two
+    cells or more), on positions of a real layout, with another total, and with an unopened cell
+    showing any number (numbers no layout meets)."""
+    from minelib import boxes
+
+    board, mines = position
+    mines = max(len(board.mine_cells()), min(board.size.n_cells, mines + delta))
+    unopened = board.unopened_cells()
+    if unopened and random.random() < 0.5:
+        cell = random.choice(unopened)
+        board = board.with_value(cell, random.randint(0, len(board.size.neighbours(cell))))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(boxes, "LIMB_BITS", 4)
+        try:
+            expected = reference_analyze(board, mines)
+        except ImpossiblePosition:
+            assert boxes.analyze_boxes(board.values, mines) is None
+            return
+        assert analyze(board, mines) == expected
+
+
 def _spy(function, calls: list):
     def spied(*args):
         calls.append(args)
@@ -221,3 +245,70 @@ def test_groups_share_one_fraction_and_the_grid_is_made_on_demand():
     assert result.probability((0, 0)) is result.probability((2, 0))  # one group, one Fraction
     assert result.probability((0, 3)) == 1 and result.probability((1, 2)) is None
     assert result.probabilities[0] == [Fraction(2, 3), Fraction(0), None, Fraction(1)]
+
+
+# --- the incremental form (Analyzer, boxes.Tracker) against analyze -------------------------------------
+
+
+def _same(result, expected):
+    assert result == expected
+    assert (result.certain_safe, result.certain_mines) == (expected.certain_safe, expected.certain_mines)
+
+
+@given(position_pairs(max_height=5, max_width=6), st.randoms(), st.integers(-1, 1))
+def test_the_tracker_answers_any_change_as_analyze_does(pair, random, delta):
+    """From a kept position to another of the same layout, or to a mix of the two (a few cells
+    changed, or many; numbers edited, flags taken back): the same answer as a whole count,
+    impossible positions included."""
+    (board, mines), (target, _) = pair
+    values = board.values.copy()
+    cells = list(np.ndindex(values.shape))
+    for cell in random.sample(cells, random.randint(1, len(cells))):
+        values[cell] = target.values[cell]
+    after = Board(values)
+    mines = max(mines + delta, len(after.mine_cells()), len(board.mine_cells()))
+    if mines > board.size.n_cells:
+        return
+    analyzer = Analyzer(mines)
+    with contextlib.suppress(ImpossiblePosition):  # an impossible start keeps nothing
+        analyzer.analyze(board)
+    try:
+        expected = analyze(after, mines)
+    except ImpossiblePosition:
+        with pytest.raises(ImpossiblePosition):
+            analyzer.analyze(after)
+        return
+    _same(analyzer.analyze(after), expected)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
+    """A game opened cell by cell (flood fills included): every step equals a whole analysis, and so
+    does every number a few unopened cells may show."""
+    game = Game("16x30", 99, "safe", seed=seed)
+    analyzer = Analyzer(99)
+    rng = np.random.default_rng(seed)
+    game.open((0, 0))
+    steps = 0
+    while game.status == "playing" and steps < 40:
+        board = game.board
+        result = analyzer.analyze(board)
+        _same(result, analyze(board, 99))
+        hidden = game.layout()
+        unopened = board.unopened_cells()
+        for cell in [unopened[i] for i in rng.choice(len(unopened), 2, replace=False)]:
+            found = analyzer.what_if(board, cell)
+            for number in range(len(board.size.neighbours(cell)) + 1):
+                try:
+                    expected = analyze(board.with_value(cell, number), 99)
+                except ImpossiblePosition:
+                    assert number not in found
+                    continue
+                _same(found[number], expected)
+        if result.certain_mines and steps % 2:
+            game.flag(result.certain_mines[0])
+        else:
+            safe = result.certain_safe or [c for c in unopened if not hidden[c]]
+            game.open(safe[rng.integers(len(safe))] if not result.certain_safe else safe[0])
+        steps += 1
+    assert steps > 10

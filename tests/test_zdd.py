@@ -145,3 +145,28 @@ def test_a_diagram_deeper_than_the_recursion_limit_is_handled_and_the_limit_rest
     assert zdd.count(family) == (2 * limit - 1) * (2 * limit - 2) // 2
     assert zdd.items(family) and not zdd.flags(family)
     assert sys.getrecursionlimit() == limit
+
+
+@pytest.mark.parametrize("size, mines, seed", [("9x9", 10, 1), ("16x16", 40, 2), ("16x30", 99, 3)])
+def test_the_zdd_player_agrees_with_the_analyzer_at_every_move(size, mines, seed):
+    """The ZDD player cross-checked at every decision by an Analyzer following its game."""
+    from minelib.game import Game
+
+    game = Game(size, mines, "safe", seed=seed)
+    record = ZDDPlayer(cross_check=True).play(game, (0, 0), log=True)
+    assert record.moves  # it played, every decision checked
+
+
+def test_the_cross_check_speaks_up(monkeypatch):
+    from minelib import players
+    from minelib.game import Game
+
+    class Wrong(players.Analyzer):
+        def analyze(self, board):
+            result = super().analyze(board)
+            result.count += 1
+            return result
+
+    monkeypatch.setattr(players, "Analyzer", Wrong)
+    with pytest.raises(RuntimeError, match="disagree"):
+        ZDDPlayer(cross_check=True).play(Game("9x9", 10, "safe", seed=1), (0, 0))
