@@ -861,18 +861,18 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
         if not polys[-1]:
             return None
     free = np.flatnonzero((box_of == -1) & (flat == UNOPENED_CODE))
-    count, everything, outsides = _combine(polys, len(free), left)
-    if count == 0:
+    combined = _combine(polys, len(free), left)
+    if combined is None:
         return None
-    per_box = _box_weights(members, weights, outsides, box_size.tolist())
+    count, total, spread, outsides = combined
+    numerators, denominators = _box_ratios(members, weights, outsides, polys, total, box_size.tolist())
     groups = box_of.copy()
     groups[flat == MINE_CODE] = -2
     if len(free):
         groups[free] = len(box_size)
-        # a free cell holds a mine in t / free of the layouts putting t mines on the free cells
-        spread = sum(ways * (left - k) * frontier.choose(len(free), left - k) for k, ways in everything.items())
-        per_box.append(spread // len(free))
-    return count, groups, per_box, [count] * len(per_box)
+        numerators.append(spread)
+        denominators.append(len(free) * total)
+    return count, groups, numerators, denominators
 
 
 def _neighbours_of(cell: int, height: int, width: int) -> list[int]:
@@ -894,13 +894,17 @@ def _from_limbs(limbs: np.ndarray) -> list[int]:
     return values
 
 
-def _box_weights(members, weights, outsides, sizes: list[int]) -> list[int]:
-    """For every box: the layouts with a mine on one of its cells (its weighted mines, shared by its cells).
+def _box_ratios(members, weights, outsides, polys, total: int, sizes: list[int]) -> tuple[list[int], list[int]]:
+    """Every box's mine probability as a ratio: its weighted mines over its cells times the layouts.
 
-    ``weights``: per component, its ComponentDP, or (the mine counts it can use, each box's tallies by them).
+    ``weights``: per component, its ComponentDP, or (the mine counts it can use, each box's tallies
+    by them). A component of one mine count k is on its own: its boxes' ratios are tally / (size *
+    its layouts). The others are weighted by ``outsides`` (see ``_combine``), over ``total``.
     """
-    per_box = [0] * len(sizes)
-    for order, component_weights, outside in zip(members, weights, outsides):
+    numerators, denominators = [0] * len(sizes), [1] * len(sizes)
+    for order, component_weights, outside, poly in zip(members, weights, outsides, polys):
+        scale = total if outside is not None else next(iter(poly.values()))
+        outside = outside or dict.fromkeys(poly, 1)
         if isinstance(component_weights, frontier.ComponentDP):
             rows = component_weights.group_weights(outside)[1]
         else:
@@ -908,8 +912,8 @@ def _box_weights(members, weights, outsides, sizes: list[int]) -> list[int]:
             factors = [outside[k] for k in support]
             rows = [sum(map(mul, row, factors)) for row in tallies]
         for b, in_box in zip(order.tolist(), rows):
-            per_box[b] = in_box // sizes[b]
-    return per_box
+            numerators[b], denominators[b] = in_box, sizes[b] * scale
+    return numerators, denominators
 
 
 def _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, label) -> frontier.ComponentDP:
@@ -926,39 +930,53 @@ def _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, lab
 
 
 def _combine(polys: list[dict[int, int]], free: int, left: int):
-    """The layout count, the polynomial of all components, and for each component using k mines the
-    ways to place the others and the ``left - k`` mines elsewhere (``free`` cells next to no number).
+    """The components with the ``free`` cells next to no number and the ``left`` mines, in Python ints.
 
-    A component whose layouts all use the same k mines (most of them) needs no product: its outside
-    weight is the count divided by its own. The others go through prefix and suffix products.
+    Returns (count, total, spread, outsides), or None if no layout fits. A component whose layouts
+    all use the same mines (most of them) is on its own: its outside is None, and its layouts only
+    multiply the count. For the others (``varying``), with ``total = count / (the fixed ones'
+    layouts)``: ``outsides[c][k]`` is the ways for the rest when c uses k mines, and ``spread`` the
+    mines on the free cells summed over layouts, both on the scale of ``total``. Reverse mode: the
+    products of the varying polynomials forward, then the binomials carried back through them.
     """
-    fixed_ways, fixed_mines = 1, 0
-    varying = []
-    for c, poly in enumerate(polys):
-        if len(poly) == 1:
-            ((k, ways),) = poly.items()
+    fixed_ways, fixed_mines, varying = 1, 0, []
+    for c, terms in enumerate(polys):
+        if len(terms) == 1:
+            ((k, ways),) = terms.items()
             fixed_ways, fixed_mines = fixed_ways * ways, fixed_mines + k
         else:
             varying.append(c)
-    base = {fixed_mines: fixed_ways}
-    prefix, suffix = [base], [{0: 1}]
-    for c in varying[:-1]:
-        prefix.append(frontier.multiply([prefix[-1], polys[c]]))
-    for c in reversed(varying[1:]):
-        suffix.append(frontier.multiply([suffix[-1], polys[c]]))
-    everything = frontier.multiply([prefix[-1], polys[varying[-1]]]) if varying else base
-    choose_free = _binomial_column(free, left - max(everything), left - min(everything))
-    count = sum(ways * choose_free.get(left - k, 0) for k, ways in everything.items())
-    outsides: list[dict[int, int]] = []
-    for c, poly in enumerate(polys):
-        if len(poly) == 1:
-            ((k, ways),) = poly.items()
-            outsides.append({k: count // ways})
-            continue
-        at = varying.index(c)
-        others = frontier.multiply([prefix[at], suffix[len(varying) - 1 - at]])
-        outsides.append({k: sum(ways * choose_free.get(left - k - j, 0) for j, ways in others.items()) for k in poly})
-    return count, everything, outsides
+    lowest = [min(polys[c]) for c in varying]
+    dense = [[polys[c].get(k, 0) for k in range(low, max(polys[c]) + 1)] for c, low in zip(varying, lowest)]
+    forward = [[1]]
+    for poly in dense:
+        forward.append(_convolve_lists(forward[-1], poly))
+    first = left - fixed_mines - sum(lowest)  # mines left to the free cells by the product's first term
+    top = len(forward[-1]) - 1
+    column = _binomial_column(free, first - top, first)
+    adjoint = [column.get(first - k, 0) for k in range(top + 1)]
+    total = sum(map(mul, forward[-1], adjoint))
+    if total == 0:
+        return None
+    spread = sum(ways * weight * (first - k) for k, (ways, weight) in enumerate(zip(forward[-1], adjoint)))
+    outsides: list[dict[int, int] | None] = [None] * len(polys)
+    for i in reversed(range(len(varying))):
+        before, poly = forward[i], dense[i]
+        outsides[varying[i]] = {
+            lowest[i] + k: sum(map(mul, before, adjoint[k : k + len(before)])) for k in range(len(poly))
+        }
+        adjoint = [sum(map(mul, poly, adjoint[j : j + len(poly)])) for j in range(len(before))]
+    return fixed_ways * total, total, spread, outsides
+
+
+def _convolve_lists(left: list[int], right: list[int]) -> list[int]:
+    """The product of two polynomials given as coefficient lists."""
+    backwards = right[::-1]
+    out = []
+    for k in range(len(left) + len(right) - 1):
+        low, high = max(0, k - len(right) + 1), min(k, len(left) - 1)
+        out.append(sum(map(mul, left[low : high + 1], backwards[len(right) - 1 - k + low : len(right) - k + high])))
+    return out
 
 
 def _binomial_column(n: int, low: int, high: int) -> dict[int, int]:
