@@ -5,7 +5,8 @@ One import gives what a user needs:
 - the board model: ``Board.from_text``, ``BoardSize``, ``to_constraints`` (the
   counting problem X v = y) and the counters that solve it;
 - the analysis: ``analyze(board, mines)``, the layout count, every cell's exact
-  mine probability and the certain cells;
+  mine probability and the certain cells; ``Analyzer(mines)`` for positions met
+  one after another (a game), each recounting only what changed;
 - optimal play: ``solve(size, mines, first_click)``, ``OptimalSolver`` (whose
   engine is Python or numba) and its ``Result``; the article's evaluators answer
   with the same ``Result``;
@@ -19,7 +20,7 @@ nor matplotlib.
 
 __version__ = "0.2.0"
 
-from minelib.analysis import Analysis, ImpossiblePosition, analyze
+from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, to_constraints
 from minelib.counters import (
     ALL_COUNTERS,
@@ -47,6 +48,7 @@ __all__ = [
     "PLAYERS",
     "UNOPENED",
     "Analysis",
+    "Analyzer",
     "BaselineCounter",
     "BaselineEvaluator",
     "Board",
