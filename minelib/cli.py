@@ -291,9 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--first",
-        choices=FIRST_CELLS,
         default="random",
-        help="where the first click goes (default: a seeded random cell)",
+        help=f"where the first click goes: {', '.join(FIRST_CELLS)} or ROW,COL (default: a seeded random cell)",
     )
     play.add_argument("--boards", metavar="FILE", help="replay these layouts ('*' mine, '.' safe; blank lines between)")
     play.add_argument("--results", metavar="FILE", help="append each game here and resume from it")

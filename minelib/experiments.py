@@ -25,7 +25,7 @@ from tqdm.auto import tqdm
 
 from minelib.board import BoardSize
 from minelib.cluster import DaskExecutor
-from minelib.game import FIRST_CELLS, Game, check_rule, first_cell, mines_for_density, parse_layout
+from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
 from minelib.players import OLD_NAMES, PLAYERS, check_player
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
@@ -81,8 +81,7 @@ class Setting:
     def __post_init__(self):
         object.__setattr__(self, "size", str(BoardSize.of(self.size)))  # a BoardSize or "HxW"; kept as "HxW"
         check_player(self.player)
-        if self.first not in FIRST_CELLS:
-            raise ValueError(f"unknown first click {self.first!r} (expected one of {', '.join(FIRST_CELLS)})")
+        check_first_cell(self.size, self.first)
         if not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"the number of games must be a positive integer, got {self.games!r}")
         check_rule(BoardSize.parse(self.size), self.mines, self.first_click)

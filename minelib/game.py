@@ -35,7 +35,8 @@ def neighbour_ids(size: BoardSize) -> tuple[tuple[int, ...], ...]:
 
 
 def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | None = None) -> Cell:
-    """The first click: ``corner`` (0, 0), ``center``, or ``random`` (seeded by rng)."""
+    """The first click: ``corner`` (0, 0), ``center``, ``random`` (seeded by rng), or a cell
+    written ``ROW,COL`` (the records' settings: ``0,0``, ``3,3``, ``2,2``)."""
     size = BoardSize.of(size)
     if where == "corner":
         return (0, 0)
@@ -45,7 +46,18 @@ def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | Non
         if rng is None:
             raise ValueError("a random first click needs a random generator")
         return (int(rng.integers(size.height)), int(rng.integers(size.width)))
-    raise ValueError(f"unknown first click {where!r} (expected one of {', '.join(FIRST_CELLS)})")
+    parts = where.split(",")
+    if len(parts) == 2 and all(part.strip().isdigit() for part in parts):
+        cell = (int(parts[0]), int(parts[1]))
+        if cell not in size:
+            raise ValueError(f"first click {cell} is outside the {size} board")
+        return cell
+    raise ValueError(f"unknown first click {where!r} (expected one of {', '.join(FIRST_CELLS)}, or ROW,COL)")
+
+
+def check_first_cell(size: BoardSize | str, where: str) -> None:
+    """Raise ValueError unless ``where`` names a first click on a board of this size (see ``first_cell``)."""
+    first_cell(size, where, np.random.default_rng(0))
 
 
 def check_first_click(rule: str) -> None:
@@ -277,6 +289,7 @@ __all__ = [
     "PLAYING",
     "WON",
     "Game",
+    "check_first_cell",
     "check_first_click",
     "check_rule",
     "first_cell",

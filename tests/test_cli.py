@@ -38,6 +38,8 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
         (["count", "--mines", "x"], "..\n", "invalid int value"),
         (["count", "--mines", "1", "--fast"], "..\n", "unrecognized arguments: --fast"),
         (["frobnicate"], "", "invalid choice"),
+        (["play", "--size", "9x9", "--mines", "10", "--first", "9,9"], "", "first click (9, 9) is outside"),
+        (["play", "--size", "9x9", "--mines", "10", "--first", "edge"], "", "unknown first click 'edge'"),
     ],
 )
 def test_bad_input_prints_one_line_and_exits_2(args, stdin, message):

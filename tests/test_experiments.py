@@ -178,3 +178,24 @@ def test_results_written_before_the_players_were_renamed_still_load(tmp_path):
     path = tmp_path / "old.jsonl"
     path.write_text(json.dumps({"setting": old_key, "index": 0, "won": True, "guesses": 1, "seconds": 0.1}) + "\n")
     assert list(load(path, setting)) == [0]
+
+
+def test_a_first_click_on_any_cell(monkeypatch):
+    """``first="3,3"`` (a record's setting) puts every first click there, under the zero rule a zero."""
+    from minelib import experiments
+
+    seen = []
+    original = experiments.Game.open_id
+
+    def spy(game, c):
+        if game.opened == 0:
+            seen.append((game.size.cell_at(c), game))
+        return original(game, c)
+
+    monkeypatch.setattr(experiments.Game, "open_id", spy)
+    setting = Setting("lookahead", "16x30", 99, games=3, seed=4, first_click="zero", first="3,3")
+    assert run(setting, parallel=False, progress=False).games == 3
+    assert [cell for cell, _ in seen] == [(3, 3)] * 3
+    assert all(game.value((3, 3)) == 0 for _, game in seen)
+    with pytest.raises(ValueError, match="outside the 16x30 board"):
+        Setting("lookahead", "16x30", 99, games=1, first="16,3")

@@ -84,5 +84,8 @@ def test_first_cell_choices():
     size = BoardSize(16, 30)
     assert first_cell(size, "corner") == (0, 0) and first_cell(size, "center") == (8, 15)
     assert first_cell(size, "random", np.random.default_rng(1)) in size
+    assert first_cell(size, "3,3") == (3, 3) and first_cell(size, "15,29") == (15, 29)
     with pytest.raises(ValueError, match="unknown first click"):
         first_cell(size, "edge")
+    with pytest.raises(ValueError, match=r"first click \(16, 0\) is outside the 16x30 board"):
+        first_cell(size, "16,0")
