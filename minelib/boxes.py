@@ -341,6 +341,58 @@ def _enumerate(order, box_size, box_numbers, count_numbers, need, capacity, bino
 
 
 @njit(**_JIT)
+def _enumerate_every(box_size, need, box_numbers, count_numbers, capacity, by_component, starts, max_leaves, bits):
+    """``_enumerate`` for every component, each in as many limbs as it needs, keeping only the mine
+    counts a component can use (its *support*): for the Python path, in one call.
+
+    Returns (leaves per component, -1 past the budget; support starts (CSR) and mine counts; the
+    layouts at each; each box's tallies at each, box by box in component order, starting at
+    ``tally_start[c]``). Values are rows of little-endian limbs, as many as the widest needs.
+    """
+    components = len(starts) - 1
+    binomial = _binomials(8)
+    widest, support_rows, tally_rows = 1, 0, 0
+    for c in range(components):
+        cells = 0
+        for b in by_component[starts[c] : starts[c + 1]]:
+            cells += box_size[b]
+        widest = max(widest, (cells + 3 + bits - 1) // bits)
+        support_rows += cells + 1
+        tally_rows += (starts[c + 1] - starts[c]) * (cells + 1)
+    leaves = np.full(components, -1, np.int64)
+    support_start = np.zeros(components + 1, np.int64)
+    support = np.empty(support_rows, np.int64)
+    poly_values = np.zeros((support_rows, widest), np.int64)
+    tally_start = np.zeros(components + 1, np.int64)
+    tally_values = np.zeros((tally_rows, widest), np.int64)
+    at, row = 0, 0
+    for c in range(components):
+        order = by_component[starts[c] : starts[c + 1]]
+        cells = 0
+        for b in order:
+            cells += box_size[b]
+        limbs = (cells + 3 + bits - 1) // bits
+        poly, tally, found = _enumerate(
+            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits
+        )
+        leaves[c] = found
+        first = at
+        if found >= 0:
+            for k in range(cells + 1):
+                if poly[k].any():
+                    support[at] = k
+                    poly_values[at, :limbs] = poly[k]
+                    at += 1
+            for q in range(len(order)):
+                for j in range(first, at):
+                    tally_values[row, :limbs] = tally[q, support[j]]
+                    row += 1
+        support_start[c + 1] = at
+        tally_start[c + 1] = row
+    return leaves, support_start, support[:at], poly_values[:at], tally_start, tally_values[:row]
+
+
+@njit(**_JIT)
 def _mul(a, b, limit):
     """a * b for a, b >= 0, or -1 past ``limit`` (judged in floating point, far from the edge)."""
     if a < 0 or b < 0 or float(a) * float(b) > limit:
@@ -835,31 +887,31 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
     ) = _prepare(flat, height, width)
     if not ok:
         return None
-    binomial = _binomials(8)
     numbers = np.flatnonzero(count_boxes)
     members = [by_component[starts[c] : starts[c + 1]] for c in range(len(starts) - 1)]
+    leaves, support_start, support, poly_values, tally_start, tally_values = _enumerate_every(
+        box_size, need, box_numbers, count_numbers, capacity, by_component, starts, MAX_LEAVES, LIMB_BITS
+    )
+    ks, layouts, tallies = support.tolist(), _from_limbs(poly_values), _from_limbs(tally_values)
+    leaves, support_start, tally_start = leaves.tolist(), support_start.tolist(), tally_start.tolist()
     polys: list[dict[int, int]] = []
     weights: list = []  # per component: (its mine counts, its boxes' tallies by them), or its ComponentDP
-    for order in members:
-        cells = int(box_size[order].sum())
-        limbs = -(-(cells + 3) // LIMB_BITS)
-        poly, tally, leaves = _enumerate(
-            order, box_size, box_numbers, count_numbers, need, capacity, binomial, MAX_LEAVES, limbs, LIMB_BITS
-        )
-        if leaves >= 0:  # the mine counts the component can use, and only those, as Python ints
-            support = np.flatnonzero(poly.any(axis=1))
-            if not len(support):
+    for c, order in enumerate(members):
+        low, high = support_start[c], support_start[c + 1]
+        if leaves[c] >= 0:  # the mine counts the component can use, and only those, as Python ints
+            if low == high:
                 return None
-            polys.append(dict(zip(support.tolist(), _from_limbs(poly[support]))))
-            flat_tally = _from_limbs(tally[:, support].reshape(-1, limbs))
-            width = len(support)
-            weights.append((support.tolist(), [flat_tally[i : i + width] for i in range(0, len(flat_tally), width)]))
+            polys.append(dict(zip(ks[low:high], layouts[low:high])))
+            width, row = high - low, tally_start[c]
+            weights.append(
+                (ks[low:high], [tallies[row + q * width : row + (q + 1) * width] for q in range(len(order))])
+            )
         else:  # too many solutions to list: the DP of minelib.frontier
             dp = _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, label)
             polys.append(dp.polynomial())
             weights.append(dp)
-        if not polys[-1]:
-            return None
+            if not polys[-1]:
+                return None
     free = np.flatnonzero((box_of == -1) & (flat == UNOPENED_CODE))
     combined = _combine(polys, len(free), left)
     if combined is None:
