@@ -47,6 +47,39 @@ def _analyze(args) -> None:
     print(json.dumps(result.to_json()) if args.json else result.to_text())
 
 
+def _advise(args) -> None:
+    board = _read_board(args.file)
+    if not board.unopened_cells():
+        raise ValueError("the position has no unopened cell: nothing to advise")
+    move = PLAYERS[args.player]().recommend(board, args.mines)
+    if args.json:
+        print(json.dumps(_move_json(move, args.player)))
+        return
+    y, x = move.cell
+    if move.certain:
+        print(f"{move.kind} ({y},{x}): certainly {'a mine' if move.kind == 'flag' else 'safe'}")
+    elif move.mine_probability is not None:
+        p = move.mine_probability
+        print(f"open ({y},{x}): a guess, mine probability {p} = {float(p):.1%} (the safest cell or near it)")
+    if move.win_probability is not None:
+        w = move.win_probability
+        print(f"win probability with optimal play from here: {w} = {float(w):.6f} (exact endgame search)")
+
+
+def _move_json(move, player: str) -> dict:
+    def text(p):
+        return None if p is None else str(p)
+
+    return {
+        "player": player,
+        "move": move.kind,
+        "cell": list(move.cell),
+        "certain": move.certain,
+        "mine_probability": text(move.mine_probability),
+        "win_probability": text(move.win_probability),
+    }
+
+
 def _optimal(args) -> None:
     if (args.size is None) == (args.position is None):
         raise ValueError("give a board size HxW or --position FILE (one of them)")
@@ -204,6 +237,22 @@ def build_parser() -> argparse.ArgumentParser:
         '"safe": [[y, x], ...], "mines": [[y, x], ...]}',
     )
     analysis.set_defaults(run=_analyze)
+    advise = commands.add_parser(
+        "advise",
+        help="the move the strongest player makes in a position",
+        description="Read a board and print the move the player makes there: a certain move if "
+        "there is one, else its guess with its exact mine probability, and, when the exact "
+        "endgame search chose it, the exact win probability under optimal play.",
+    )
+    _add_position_arguments(
+        advise,
+        'print {"player", "move": "open"|"flag", "cell": [y, x], "certain", '
+        '"mine_probability": "p/q", "win_probability": "p/q" or null}',
+    )
+    advise.add_argument(
+        "--player", choices=list(PLAYERS), default="lookahead", help="the player asked (default lookahead)"
+    )
+    advise.set_defaults(run=_advise)
     optimal = commands.add_parser(
         "optimal",
         help="exact win probability under optimal play, and every best move",

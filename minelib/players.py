@@ -40,12 +40,17 @@ from minelib.zdd import BASE, ZDD
 
 @dataclass(frozen=True)
 class Move:
-    """A move: open or flag ``cell``; ``certain`` if no consistent layout makes it wrong."""
+    """A move: open or flag ``cell``; ``certain`` if no consistent layout makes it wrong.
+
+    ``win_probability``: when the exact endgame search chose the move, the probability of winning
+    from the position by making it and playing optimally after (else None).
+    """
 
     kind: str
     cell: Cell
     certain: bool
     mine_probability: Fraction | None = None
+    win_probability: Fraction | None = None
 
 
 @dataclass
@@ -366,7 +371,7 @@ class _LookaheadRun(_Player):
         """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
         values = OptimalSolver(board.size, mines, engine="python", symmetry=False).position(board).move_values
         cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
-        return Move("open", cell, False, result.probability(cell))
+        return Move("open", cell, False, result.probability(cell), values[cell])
 
     @staticmethod
     def _unopened_around(board: Board, cell: Cell) -> int:

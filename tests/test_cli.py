@@ -39,6 +39,9 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
         (["count", "--mines", "1", "--fast"], "..\n", "unrecognized arguments: --fast"),
         (["frobnicate"], "", "invalid choice"),
         (["play", "--size", "9x9", "--mines", "10", "--first", "9,9"], "", "first click (9, 9) is outside"),
+        (["advise", "--mines", "0"], "00\n00\n", "no unopened cell: nothing to advise"),
+        (["advise", "--mines", "3"], "12\n..\n", "3 mines left to place but only 2 unopened cells"),
+        (["advise", "--mines", "1", "--player", "best"], "1.\n..\n", "invalid choice: 'best'"),
         (["play", "--size", "9x9", "--mines", "10", "--first", "edge"], "", "unknown first click 'edge'"),
     ],
 )
@@ -182,3 +185,22 @@ def test_tables_fills_then_resumes(tmp_path):
 def test_tables_rejects_bad_options(args, message, tmp_path):
     result = run(*args, "--db", str(tmp_path / "t.sqlite"), "--quiet")
     assert result.returncode == 2 and message in result.stderr
+
+
+def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
+    result = run("advise", "--mines", "3", stdin=BOARD)
+    assert result.returncode == 0 and result.stdout == "open (0,1): certainly safe\n"
+    result = run("advise", "--mines", "1", "--json", stdin="1.\n..\n")
+    assert result.returncode == 0
+    # the 1 has one mine in three cells; whatever opens, the rest is a 50/50: 2/3 * 1/2
+    assert json.loads(result.stdout) == {
+        "player": "lookahead",
+        "move": "open",
+        "cell": [0, 1],
+        "certain": False,
+        "mine_probability": "1/3",
+        "win_probability": "1/3",
+    }
+    result = run("advise", "--mines", "5", stdin=".....\n.....\n..1..\n.....\n.....\n")
+    assert result.returncode == 0 and "a guess, mine probability 1/8" in result.stdout
+    assert "win probability" not in result.stdout  # too many layouts for the endgame search

@@ -89,3 +89,13 @@ def test_first_cell_choices():
         first_cell(size, "edge")
     with pytest.raises(ValueError, match=r"first click \(16, 0\) is outside the 16x30 board"):
         first_cell(size, "16,0")
+
+
+def test_an_endgame_move_carries_its_exact_win_probability():
+    from minelib.optimal import OptimalSolver
+
+    board = Board.from_text("1..\n...\n...")  # 15 layouts, no certain cell: the endgame search decides
+    move = LookaheadPlayer().recommend(board, 2)
+    values = OptimalSolver(board.size, 2, engine="python", symmetry=False).position(board).move_values
+    assert move.win_probability == values[move.cell] == max(values.values())
+    assert LookaheadPlayer().recommend(Board.from_text("1.\n.."), 1).win_probability == Fraction(1, 3)
