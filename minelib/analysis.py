@@ -210,6 +210,7 @@ class Analyzer:
         self.mines = mines
         from minelib import boxes  # numba loads the compiled engine on first use
 
+        boxes.warm_up()  # the first in a process loads the compiled engine
         self._tracker = boxes.Tracker()
 
     def analyze(self, board: Board | str) -> Analysis:

@@ -793,6 +793,22 @@ def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
     return _in_python(flat, height, width, left)
 
 
+_warm = False
+
+
+def warm_up() -> None:
+    """Load every compiled function of the engine now (numba loads each from its cache, or compiles
+    it, on its first call: a second or more). An explorer does this before anyone clicks: a kernel
+    busy loading code lets a browser send a click before the choice made just before it."""
+    global _warm
+    if not _warm:
+        tracker, values = Tracker(), np.array([[1, UNOPENED_CODE]], np.int8)
+        tracker.analyze(values, 1)
+        tracker.what_if(values, 1, 1)
+        tracker.analyze(np.array([[1, 1]], np.int8), 1)  # an update
+        _warm = True
+
+
 class Tracker:
     """``analyze_boxes`` for positions met one after another, each a few cells away from the last.
 
@@ -1043,4 +1059,4 @@ def _binomial_column(n: int, low: int, high: int) -> dict[int, int]:
     return column
 
 
-__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Tracker", "analyze_boxes"]
+__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Tracker", "analyze_boxes", "warm_up"]
