@@ -447,13 +447,14 @@ def _count(values, height, width, numbers, max_leaves, bits):
     )
     boxes = len(box_size)
     label, components = _components(boxes, number_boxes, count_boxes)
-    by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
-    widest = 1
-    for c in range(components):
-        cells = 0
-        for b in by_component[starts[c] : starts[c + 1]]:
-            cells += box_size[b]
-        widest = max(widest, cells + 1)
+    cells = np.zeros(components, np.int64)
+    for b in range(boxes):
+        cells[label[b]] += box_size[b]
+    widest = cells.max() + 1 if components else 1
+    if widest + 2 <= bits:  # (else the order is not needed: see below)
+        by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
+    else:
+        by_component, starts = np.arange(boxes), np.zeros(components + 1, np.int64)
     polys = np.zeros((components, widest), np.int64)
     tallies = np.zeros((boxes, widest), np.int64)
     box_start = np.zeros(boxes + 1, np.int64)
@@ -1014,26 +1015,35 @@ def _combine(polys: list[dict[int, int]], free: int, left: int):
             fixed_ways, fixed_mines = fixed_ways * ways, fixed_mines + k
         else:
             varying.append(c)
+    varying.sort(key=lambda c: max(polys[c]) - min(polys[c]))  # the widest last: its product is never formed
     lowest = [min(polys[c]) for c in varying]
     dense = [[polys[c].get(k, 0) for k in range(low, max(polys[c]) + 1)] for c, low in zip(varying, lowest)]
     forward = [[1]]
-    for poly in dense:
+    for poly in dense[:-1]:
         forward.append(_convolve_lists(forward[-1], poly))
     first = left - fixed_mines - sum(lowest)  # mines left to the free cells by the product's first term
-    top = len(forward[-1]) - 1
+    top = sum(len(poly) - 1 for poly in dense)
     column = _binomial_column(free, first - top, first)
     adjoint = [column.get(first - k, 0) for k in range(top + 1)]
-    total = sum(map(mul, forward[-1], adjoint))
-    if total == 0:
-        return None
-    spread = sum(ways * weight * (first - k) for k, (ways, weight) in enumerate(zip(forward[-1], adjoint)))
+    spread_adjoint = [weight * (first - k) for k, weight in enumerate(adjoint)]  # mines on the free cells
     outsides: list[dict[int, int] | None] = [None] * len(polys)
+    total, spread = 1, 0
     for i in reversed(range(len(varying))):
         before, poly = forward[i], dense[i]
-        outsides[varying[i]] = {
-            lowest[i] + k: sum(map(mul, before, adjoint[k : k + len(before)])) for k in range(len(poly))
-        }
+        outside = [sum(map(mul, before, adjoint[k : k + len(before)])) for k in range(len(poly))]
+        if i == len(varying) - 1:  # the whole sum, through the last component
+            total = sum(map(mul, poly, outside))
+            if total == 0:
+                return None
+            spread = sum(
+                map(mul, poly, (sum(map(mul, before, spread_adjoint[k : k + len(before)])) for k in range(len(poly))))
+            )
+        outsides[varying[i]] = dict(zip(range(lowest[i], lowest[i] + len(poly)), outside))
         adjoint = [sum(map(mul, poly, adjoint[j : j + len(poly)])) for j in range(len(before))]
+    if not varying:  # the fixed components and the free cells alone
+        total, spread = adjoint[0], spread_adjoint[0]
+        if total == 0:
+            return None
     return fixed_ways * total, total, spread, outsides
 
 
