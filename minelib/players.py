@@ -348,10 +348,13 @@ class _LookaheadRun(_Player):
         risk = {c: result.probability(c) for c in board.unopened_cells()}
         best = min(risk.values())
         if not self.player.lookahead:
-            cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(board, c), c))
+            cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(c), c))
             return Move("open", cell, False, best)
-        ranked = sorted(risk, key=lambda c: (risk[c], self._unopened_around(board, c), c))
-        candidates = [c for c in ranked if risk[c] <= best + self.player.tolerance][: self.player.lookahead]
+        rank = self._ranks(risk.values(), best + self.player.tolerance)
+        near = [c for c in risk if id(risk[c]) in rank]
+        candidates = sorted(near, key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))[
+            : self.player.lookahead
+        ]
         if len(candidates) == 1:
             return Move("open", candidates[0], False, best)
         score = {c: self.progress(board, mines, c, result.count) for c in candidates}
@@ -374,8 +377,24 @@ class _LookaheadRun(_Player):
         return Move("open", cell, False, result.probability(cell), values[cell])
 
     @staticmethod
-    def _unopened_around(board: Board, cell: Cell) -> int:
-        return sum(board.values[n] == UNOPENED for n in board.size.neighbours(cell))
+    def _ranks(probabilities, limit: Fraction) -> dict[int, int]:
+        """By ``id``: the rank of each probability up to ``limit`` (equal values, equal ranks).
+
+        The cells of a group share one Fraction object, so a position has a few dozen distinct
+        objects for hundreds of cells: they are sorted once, and no Fraction is hashed."""
+        distinct = sorted({id(p): p for p in probabilities}.values())
+        ranks: dict[int, int] = {}
+        rank, previous = -1, None
+        for p in distinct:
+            if p > limit:
+                break
+            if p != previous:
+                rank, previous = rank + 1, p
+            ranks[id(p)] = rank
+        return ranks
+
+    def _unopened_around(self, cell: Cell) -> int:
+        return len(self.hidden(self.size.cell_id(cell)))
 
     def _moves(self, kind: str, cells) -> list[Move]:
         p = Fraction(kind == "flag")
