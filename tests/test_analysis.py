@@ -281,6 +281,25 @@ def test_the_tracker_answers_any_change_as_analyze_does(pair, random, delta):
     _same(analyzer.analyze(after), expected)
 
 
+def test_what_if_on_an_impossible_position_finds_nothing_whatever_was_kept_before():
+    analyzer = Analyzer(2)
+    board = Board.from_text("1....\n.....\n.....\n.....\n.....")
+    analyzer.analyze(board)  # kept
+    impossible = board.with_value((0, 0), 3)  # the 3 needs three mines, two in all
+    assert analyzer.what_if(impossible, (4, 4)) == {}  # (far from the 3: no recount would see it)
+    with pytest.raises(ImpossiblePosition):
+        analyzer.analyze(impossible)
+    found = analyzer.what_if(board, (4, 4))  # and the possible position still answers exactly
+    for number in range(4):
+        try:
+            expected = analyze(board.with_value((4, 4), number), 2)
+        except ImpossiblePosition:
+            assert number not in found
+            continue
+        _same(found[number], expected)
+    assert found
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
     """A game opened cell by cell (flood fills included): every step equals a whole analysis, and so
