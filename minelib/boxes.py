@@ -850,9 +850,9 @@ class Tracker:
         ``values``, which becomes the position kept."""
         height, width = values.shape
         flat = np.ascontiguousarray(values).ravel()
-        if self._values is None or self._shape != (height, width) or not np.array_equal(self._values, flat):
-            if self.analyze(values, mines) is None:  # no layout fits, so none with the cell opened either
-                return [None] * (len(_neighbours_of(cell, height, width)) + 1)
+        kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
+        if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either
+            return [None] * (len(_neighbours_of(cell, height, width)) + 1)
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         if self._parts is None:  # past a bound: one whole count a number
             found = []
