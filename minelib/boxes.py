@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from minelib import frontier
+from minelib.board import BoardSize
 
 UNOPENED_CODE, MINE_CODE = -1, -10
 LIMB_BITS = 55  # a limb times comb(8, 4) = 70, plus a limb and a carry, stays below 2**63
@@ -86,7 +87,7 @@ def _structure(values, height, width, numbers):
         local[r] = True
     need = np.zeros(n, np.int64)
     key = np.full(n, -1, np.int64)
-    frontier = np.empty(n, np.int64)
+    edge = np.empty(n, np.int64)  # the unopened cells next to a number
     found = 0
     ok = True
     for r in numbers:
@@ -101,16 +102,16 @@ def _structure(values, height, width, numbers):
                     room += 1
                     if key[d] < 0:
                         key[d] = _box_key(d, local, height, width)
-                        frontier[found] = d
+                        edge[found] = d
                         found += 1
         need[r] = values[r] - flags
         if need[r] < 0 or need[r] > room:
             ok = False
-    frontier = np.sort(frontier[:found])
+    edge = np.sort(edge[:found])
     box_of = np.full(n, -1, np.int64)
     box_size = np.zeros(found, np.int64)
     boxes = 0
-    for c in frontier:
+    for c in edge:
         y, x = c // width, c % width
         b = -1
         # a cell of the same box shares a number, so it lies within two rows and columns
@@ -151,7 +152,7 @@ def _structure(values, height, width, numbers):
                     box_numbers[b, count_numbers[b]] = r
                     count_numbers[b] += 1
                     capacity[r] += box_size[b]
-    return box_of, frontier, box_size[:boxes], need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok
+    return box_of, edge, box_size[:boxes], need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok
 
 
 @njit(**_JIT)
@@ -438,12 +439,12 @@ def _convolve(left, right, limit):
 def _count(values, height, width, numbers, max_leaves, bits):
     """Structure and enumeration of the components next to ``numbers``.
 
-    Returns (status, parts, frontier cells): ``parts`` = (polynomial of each component, component of
+    Returns (status, parts): ``parts`` = (polynomial of each component, component of
     each box, box sizes, each box's tallies by the component's mines, box cells (CSR: starts, cells),
     component of each number cell or -1). Status IN_PYTHON when a component needs more than one limb
     or passes the leaf budget; IMPOSSIBLE when a number cannot be met.
     """
-    box_of, frontier, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
+    box_of, edge, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
         values, height, width, numbers
     )
     boxes = len(box_size)
@@ -459,13 +460,13 @@ def _count(values, height, width, numbers, max_leaves, bits):
     polys = np.zeros((components, widest), np.int64)
     tallies = np.zeros((boxes, widest), np.int64)
     box_start = np.zeros(boxes + 1, np.int64)
-    for c in frontier:
+    for c in edge:
         box_start[box_of[c] + 1] += 1
     for b in range(boxes):
         box_start[b + 1] += box_start[b]
-    box_cells = frontier.copy()  # ascending within each box
+    box_cells = edge.copy()  # ascending within each box
     filled = box_start[:-1].copy()
-    for c in frontier:
+    for c in edge:
         box_cells[filled[box_of[c]]] = c
         filled[box_of[c]] += 1
     number_component = np.full(len(values), -1, np.int64)
@@ -852,11 +853,11 @@ class Tracker:
         flat = np.ascontiguousarray(values).ravel()
         kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
         if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either
-            return [None] * (len(_neighbours_of(cell, height, width)) + 1)
+            return [None] * (len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1)
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         if self._parts is None:  # past a bound: one whole count a number
             found = []
-            for number in range(len(_neighbours_of(cell, height, width)) + 1):
+            for number in range(len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1):
                 trial = flat.copy()
                 trial[cell] = number
                 found.append(self.analyze(trial.reshape(height, width), mines, keep=False))
@@ -944,16 +945,6 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
         numerators.append(spread)
         denominators.append(len(free) * total)
     return count, groups, numerators, denominators
-
-
-def _neighbours_of(cell: int, height: int, width: int) -> list[int]:
-    y, x = divmod(cell, width)
-    return [
-        yy * width + xx
-        for yy in range(max(0, y - 1), min(height, y + 2))
-        for xx in range(max(0, x - 1), min(width, x + 2))
-        if (yy, xx) != (y, x)
-    ]
 
 
 def _from_limbs(limbs: np.ndarray) -> list[int]:
