@@ -97,6 +97,21 @@ class Analysis:
             groups[y * width + x] = index.setdefault(weight, len(index))
         return cls(board, total_mines, count, groups, list(index), [count] * len(index))
 
+    def lowest_risks(self, k: int = 2) -> list[float]:
+        """The ``k`` smallest mine probabilities among the unopened cells that may be safe, one per
+        cell (two cells of one group give two equal entries), as floats; fewer if fewer cells remain.
+
+        For ranking guesses by a score that blends probabilities, where exactness is not the point;
+        certainty is read from the exact ``certain_safe`` / ``certain_mines``."""
+        sizes = np.bincount(self._groups[self._groups >= 0], minlength=len(self._ratios)).tolist()
+        risks = sorted((a / b, size) for (a, b), size in zip(self._ratios, sizes) if a != b and size)
+        found: list[float] = []
+        for risk, size in risks:
+            found += [risk] * min(size, k - len(found))
+            if len(found) == k:
+                break
+        return found
+
     def _fraction(self, group: int) -> Fraction | None:
         if group == -1:
             return None

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import sqlite3
 import statistics
 import tempfile
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -43,10 +45,38 @@ ARTICLE_RESULTS = {
     (60, 0.2): (13, (0.005, 1.400, 23.505)),
     (80, 0.2): (8, (0.006, 5.275, 74.303)),
 }
-# The standard levels, and the first-click settings they are played with.
+# The standard levels.
 LEVELS = {"beginner": ("9x9", 10), "intermediate": ("16x16", 40), "expert": ("16x30", 99)}
-LEVEL_FIRST_CLICKS = (("safe", "corner"), ("zero", "corner"), ("zero", "center"))
 ARTICLE_PLAYERS = ("zdd", "lookahead")
+
+
+@dataclass(frozen=True)
+class Published:
+    """A published win rate of one of the strongest players, and the setting it was measured on."""
+
+    level: str
+    rule: str  # safe: the first cell is mine-free; zero: its 3x3 neighbourhood is
+    first: str  # the first click, "ROW,COL"
+    rate: float
+    by: str
+    games: str
+
+
+PUBLISHED = (
+    Published("expert", "safe", "0,0", 0.4113, "D. Hill, JSMinesweeper (Java solver)", "10M"),
+    Published("expert", "safe", "0,0", 0.4005, "Tu et al., PSEQ-D256", "100M"),
+    Published("expert", "zero", "3,3", 0.543, "D. Hill, JSMinesweeper", "not stated"),
+    Published("expert", "zero", "3,3", 0.5345, "Tu et al., PSEQ-D256", "100M"),
+    Published("intermediate", "safe", "0,0", 0.7823, "Tu et al., PSEQ-D256", "100M"),
+    Published("intermediate", "zero", "2,2", 0.8908, "Tu et al., PSEQ-D256", "100M"),
+    Published("beginner", "safe", "0,0", 0.9169, "Tu et al., PSEQ-D256", "100M"),
+    Published("beginner", "zero", "2,2", 0.9717, "Tu et al., PSEQ-D256", "100M"),
+)
+# The levels are played at the records' settings: (level, rule, first click), in this order.
+LEVEL_SETTINGS = tuple(dict.fromkeys((p.level, p.rule, p.first) for p in PUBLISHED))
+# The record runs: our strongest player, this many games per setting, into an SQLite file.
+RECORD_PLAYER, RECORD_SEED = "twostep", 2026
+RECORD_GAMES = {"expert": 100_000, "intermediate": 50_000, "beginner": 50_000}
 
 
 def article_setting(player: str, side: int, density: float, games: int = ARTICLE_GAMES, seed: int = 2023) -> Setting:
@@ -149,20 +179,104 @@ def play_one(setting: Setting, index: int) -> dict:
     return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
 
 
+def play_many(setting: Setting, indices: list[int]) -> list[dict]:
+    """Play the games ``indices`` of a setting one after another (one task for a worker)."""
+    return [play_one(setting, i) for i in indices]
+
+
+class _Lines:
+    """A JSON-lines results file: one game a line, appended the moment it is back."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def load(self, setting: Setting) -> dict[int, dict]:
+        games: dict[int, dict] = {}
+        if not self.path.exists():
+            return games
+        key = setting.key()
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                entry = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut short by an interruption
+            if _current_key(entry.get("setting")) == key and entry["index"] < setting.games:
+                games[entry["index"]] = entry
+        return games
+
+    def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
+        return [[i] for i in todo]
+
+    def save(self, setting: Setting, entries: list[dict]) -> None:
+        for entry in entries:
+            _append(self.path, {"setting": setting.key(), **entry})
+
+
+class _Blocks:
+    """An SQLite results file for long runs: blocks of ``BLOCK`` games, one row each.
+
+    Game i belongs to block i // BLOCK; a worker plays a block whole and its row is written in
+    one transaction when it is back, so a stopped run loses at most the blocks in flight. A row
+    keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32): 8 bytes a
+    game, 100,000 games in under a megabyte."""
+
+    SCHEMA = (
+        "CREATE TABLE IF NOT EXISTS blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, "
+        "games INTEGER NOT NULL, wins INTEGER NOT NULL, outcomes BLOB NOT NULL, seconds BLOB NOT NULL, "
+        "PRIMARY KEY (setting, block))"
+    )
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def load(self, setting: Setting) -> dict[int, dict]:
+        games: dict[int, dict] = {}
+        if not self.path.exists():
+            return games
+        with closing(sqlite3.connect(self.path)) as db:
+            rows = db.execute(
+                "SELECT block, outcomes, seconds FROM blocks WHERE setting = ? ORDER BY block", (setting.key(),)
+            ).fetchall()
+        for block, outcomes, seconds in rows:
+            codes = np.frombuffer(outcomes, "<u4").tolist()
+            times = np.frombuffer(seconds, "<f4").tolist()
+            for offset, (code, spent) in enumerate(zip(codes, times)):
+                index = block * BLOCK + offset
+                if index < setting.games:
+                    games[index] = {"index": index, "won": bool(code & 1), "guesses": code >> 1, "seconds": spent}
+        return games
+
+    def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
+        """Every block with a game missing, whole (a block row is written once, complete)."""
+        blocks = sorted({i // BLOCK for i in todo})
+        return [list(range(b * BLOCK, min((b + 1) * BLOCK, setting.games))) for b in blocks]
+
+    def save(self, setting: Setting, entries: list[dict]) -> None:
+        block = entries[0]["index"] // BLOCK
+        if [e["index"] for e in entries] != list(range(block * BLOCK, block * BLOCK + len(entries))):
+            raise ValueError("a block row must hold consecutive games from the start of its block")
+        outcomes = np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes()
+        seconds = np.array([e["seconds"] for e in entries], "<f4").tobytes()
+        with closing(sqlite3.connect(self.path)) as db, db:
+            db.execute(self.SCHEMA)
+            db.execute(
+                "INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?)",
+                (setting.key(), block, len(entries), sum(e["won"] for e in entries), outcomes, seconds),
+            )
+
+
+BLOCK = 500  # games per row of an SQLite results file
+
+
+def _store(path: Path | str) -> _Lines | _Blocks:
+    """The results file at ``path``: SQLite blocks for ``.sqlite`` / ``.db``, else JSON lines."""
+    path = Path(path)
+    return _Blocks(path) if path.suffix in (".sqlite", ".db") else _Lines(path)
+
+
 def load(path: Path | str, setting: Setting) -> dict[int, dict]:
     """The games of ``setting`` already in the results file, by index (torn last lines skipped)."""
-    path, key = Path(path), setting.key()
-    games: dict[int, dict] = {}
-    if not path.exists():
-        return games
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut short by an interruption
-        if _current_key(entry.get("setting")) == key and entry["index"] < setting.games:
-            games[entry["index"]] = entry
-    return games
+    return _store(path).load(setting)
 
 
 def _current_key(key: str | None) -> str | None:
@@ -185,31 +299,34 @@ def run(
 ) -> Summary:
     """Play the setting's games not yet in ``results`` and summarize all of them.
 
-    Games go to a Dask ``client`` (``distributed.Client``: a cluster), or to
-    ``executor``; without either, to a process pool over all cores, or
-    (``parallel=False``) are played in this process one after another. Each game is
-    written to ``results`` the moment it is back, so an interrupted run, or a
-    worker lost mid-run, loses no finished game.
+    ``results`` is a JSON-lines file (one game a line) or, named ``*.sqlite``, an SQLite file of
+    blocks of games (long runs: compact, see ``BLOCK``). Games go to a Dask ``client``
+    (``distributed.Client``: a cluster), or to ``executor``; without either, to a process pool over
+    all cores, or (``parallel=False``) are played in this process one after another. Finished
+    games are written the moment they are back (a game a line, or a block a row), so an
+    interrupted run, or a worker lost mid-run, loses no finished line or block.
     """
     if client is not None:
         executor = DaskExecutor(client)
-    done = load(results, setting) if results else {}
+    store = _store(results) if results else None
+    done = store.load(setting) if store else {}
     todo = [i for i in range(setting.games) if i not in done]
-    own = executor is None and parallel and len(todo) > 1
+    tasks = store.tasks(setting, todo) if store else [[i] for i in todo]
+    own = executor is None and parallel and len(tasks) > 1
     if own:
         executor = ProcessPoolExecutor(max_workers=os.cpu_count() or 1)
     bar = tqdm(
         total=setting.games,
-        initial=len(done),
+        initial=setting.games - sum(map(len, tasks)),
         disable=not progress,
         desc=f"{setting.player} {setting.size}/{setting.mines}",
     )
     try:
-        for entry in _finished(setting, todo, executor):
-            done[entry["index"]] = entry
-            if results:
-                _append(results, {"setting": setting.key(), **entry})
-            bar.update()
+        for entries in _finished(setting, tasks, executor):
+            done.update((e["index"], e) for e in entries)
+            if store:
+                store.save(setting, entries)
+            bar.update(len(entries))
     finally:
         bar.close()
         if own and executor is not None:
@@ -217,11 +334,11 @@ def run(
     return summarize(list(done.values()))
 
 
-def _finished(setting: Setting, todo: list[int], executor: Executor | None):
+def _finished(setting: Setting, tasks: list[list[int]], executor: Executor | None):
     if executor is None:
-        yield from (play_one(setting, i) for i in todo)
+        yield from (play_many(setting, task) for task in tasks)
         return
-    futures = [executor.submit(play_one, setting, i) for i in todo]
+    futures = [executor.submit(play_many, setting, task) for task in tasks]
     try:
         for future in as_completed(futures):
             yield future.result()
@@ -302,19 +419,45 @@ def level_summaries(results: Path | str, players, games: int) -> dict[tuple[str,
     """(level, rule, first cell, player) -> the summary of that setting's stored games."""
     return {
         (level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
-        for level in LEVELS
-        for rule, first in LEVEL_FIRST_CLICKS
+        for level, rule, first in LEVEL_SETTINGS
         for name in players
     }
 
 
 def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict]:
-    """One row per level and first click: each player's win rate with its 95% interval."""
+    """One row per level setting: each player's win rate with its 95% interval."""
     rows: dict[tuple[str, str, str], dict] = {}
     for (level, rule, first, name), s in summaries.items():
-        row = rows.setdefault((level, rule, first), {"level": level, "first click": f"{rule} {first}"})
+        row = rows.setdefault((level, rule, first), {"level": level, "first click": f"{rule} ({first})"})
         row[name] = f"{s.rate:.1%} [{s.low:.1%}-{s.high:.1%}]"
     return list(rows.values())
+
+
+def record_setting(level: str, rule: str, first: str, games: int | None = None) -> Setting:
+    """A record run's setting: the strongest player at a level setting (``RECORD_GAMES`` games by default)."""
+    return level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
+
+
+def record_rows(results: Path | str, games: dict[str, int] | None = None) -> list[dict]:
+    """One row per record setting: the games stored so far (of ``games`` per level), our rate with its 95%
+    interval, and the published records beside it."""
+    rows = []
+    for level, rule, first in LEVEL_SETTINGS:
+        target = (games or RECORD_GAMES)[level]
+        stored = list(load(results, record_setting(level, rule, first, target)).values())
+        s = summarize(stored) if stored else None
+        published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
+        rows.append(
+            {
+                "level": level,
+                "first click": f"{rule} ({first})",
+                "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
+                "wins": f"{s.wins:,}" if s else "",
+                "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
+                "published": ", ".join(f"{p.rate:.2%} ({p.by.split(',')[-1].strip()})" for p in published),
+            }
+        )
+    return rows
 
 
 def density_curves(
@@ -345,7 +488,12 @@ __all__ = [
     "ARTICLE_RESULTS",
     "ARTICLE_SIZES",
     "LEVELS",
-    "LEVEL_FIRST_CLICKS",
+    "LEVEL_SETTINGS",
+    "PUBLISHED",
+    "RECORD_GAMES",
+    "RECORD_PLAYER",
+    "RECORD_SEED",
+    "Published",
     "Setting",
     "Summary",
     "article_rows",
@@ -355,7 +503,10 @@ __all__ = [
     "level_setting",
     "level_summaries",
     "load",
+    "play_many",
     "play_one",
+    "record_rows",
+    "record_setting",
     "replays_agree",
     "run",
     "stored_summary",

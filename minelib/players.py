@@ -254,14 +254,17 @@ class LookaheadPlayer:
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
-        run = _LookaheadRun(game, log, self)
+        run = self._run(game, log)
         run.play(first)
         return run.record(start)
+
+    def _run(self, game: Game, log: bool) -> _LookaheadRun:
+        return _LookaheadRun(game, log, self)
 
     def recommend(self, board: Board, mines: int) -> Move:
         """The move this player makes in a position."""
         game = Game.showing(board, mines)
-        run = _LookaheadRun(game, True, self)
+        run = self._run(game, True)
         run.queue = {c for c in range(board.size.n_cells) if run.values[c] > 0}
         return run.decide()[0]
 
@@ -401,6 +404,116 @@ class _LookaheadRun(_Player):
         return [Move(kind, self.size.cell_at(c), True, p) for c in sorted(cells)]
 
 
+class TwoStepPlayer(LookaheadPlayer):
+    """``LookaheadPlayer`` whose guess looks one move further: the chance to survive two moves.
+
+    Candidates: the cells whose safety is at least ``cut`` times the best safety (the frontier's,
+    those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
+    number when those are safe enough: fewest unopened neighbours, then two cells straight from
+    a number), at most ``candidates`` in all. For each, every number it may show is analysed
+    (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
+    ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
+    certain cell appears); the candidate's score is that blend averaged over its numbers,
+    weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
+    same number in every layout where it is safe: opening it teaches nothing) is played only if
+    every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
+    The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
+    deterministic.
+    """
+
+    name = "twostep"
+
+    def __init__(
+        self,
+        cut: Fraction = Fraction(9, 10),
+        candidates: int = 16,
+        off_frontier: int = 6,
+        blend: int = 4,
+        dead: bool = True,
+        endgame_layouts: int = 24,
+    ):
+        super().__init__(lookahead=candidates, endgame_layouts=endgame_layouts)
+        self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
+
+    def _run(self, game: Game, log: bool) -> _LookaheadRun:
+        return _TwoStepRun(game, log, self)
+
+    def scores(self, board: Board, mines: int) -> dict[Cell, float]:
+        """The two-step score of every candidate the player weighs in this position (none when a
+        certain move exists): the chance to survive it and the blended next guess."""
+        run = _TwoStepRun(Game.showing(board, mines), False, self)
+        result = run.analyzer.analyze(board)
+        if result.certain_safe or result.certain_mines:
+            return {}
+        return {c: run.score(board, result, c)[1] for c in run.candidates(board, result)[1]}
+
+
+class _TwoStepRun(_LookaheadRun):
+    player: TwoStepPlayer
+
+    def guess(self, board: Board, mines: int, result) -> Move:
+        """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer)."""
+        risk, candidates = self.candidates(board, result)
+        if len(candidates) == 1:
+            return Move("open", candidates[0], False, risk[candidates[0]])
+        scores: dict[Cell, tuple] = {}
+        floor = -1.0  # the best score of a living candidate so far
+        for c in candidates:
+            if 1 - float(risk[c]) < floor - 1e-9:  # even a certain next move cannot reach the best
+                continue
+            living, score, progress = self.score(board, result, c)
+            scores[c] = (living or not self.player.dead, round(score, 9), progress, -risk[c])
+            if scores[c][0]:
+                floor = max(floor, score)
+        cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
+        return Move("open", cell, False, risk[cell])
+
+    def candidates(self, board: Board, result) -> tuple[dict[Cell, Fraction], list[Cell]]:
+        """Every unopened cell's mine probability, and the cells worth a look, safest first."""
+        player = self.player
+        risk = {c: result.probability(c) for c in board.unopened_cells()}
+        limit = 1 - player.cut * (1 - min(risk.values()))
+        rank = self._ranks(risk.values(), limit)
+        frontier: list[Cell] = []
+        interior: list[Cell] = []
+        for c in risk:
+            if id(risk[c]) in rank:
+                (frontier if self._next_to_number(c) else interior).append(c)
+        frontier.sort(key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))
+        interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
+        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead]
+        candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
+        return risk, candidates
+
+    def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
+        """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
+        chance that it is safe and shows a number from which a certain cell follows."""
+        afters = self.analyzer.what_if(board, cell)
+        score = sum(after.count * self._blended(after) for after in afters.values()) / result.count
+        progress = Fraction(sum(a.count for a in afters.values() if a.certain_safe or a.certain_mines), result.count)
+        return len(afters) > 1, score, progress
+
+    def _blended(self, after: Analysis) -> float:
+        """The blended safety of the best next guess after a candidate showed a number."""
+        low = after.lowest_risks(2)
+        if not low:
+            return 1.0  # nothing left that may be safe: the game is won
+        s1 = 1 - low[0]
+        s2 = 1 - low[1] if len(low) > 1 else s1
+        return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+    def _next_to_number(self, cell: Cell) -> bool:
+        return any(self.values[n] >= 0 for n in self.neighbours[self.size.cell_id(cell)])
+
+    def _two_from_number(self, cell: Cell) -> bool:
+        """Whether a number lies two cells straight up, down, left or right of ``cell``."""
+        y, x = cell
+        return any(
+            (y + dy, x + dx) in self.size and self.values[self.size.cell_id((y + dy, x + dx))] >= 0
+            for dy, dx in ((2, 0), (-2, 0), (0, 2), (0, -2))
+        )
+
+
 class SafestPlayer(LookaheadPlayer):
     """``LookaheadPlayer`` without the look-ahead: always the safest cell (ties: fewest unopened neighbours)."""
 
@@ -410,7 +523,7 @@ class SafestPlayer(LookaheadPlayer):
         super().__init__(lookahead=0, endgame_layouts=endgame_layouts)
 
 
-PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer)}
+PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer, TwoStepPlayer)}
 OLD_NAMES = {"best": "lookahead"}
 
 
@@ -422,4 +535,4 @@ def check_player(name: str) -> None:
         )  # the registry's names before 0.2, as found in old results files
 
 
-__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "ZDDPlayer", "check_player"]
+__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "TwoStepPlayer", "ZDDPlayer", "check_player"]

@@ -1,10 +1,12 @@
 """Experiments: seeded, resumable, any executor, summaries and the play command."""
 
 import json
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+import minelib.experiments as experiments
 from minelib.cli import main
 from minelib.experiments import Setting, load, run, summarize, wilson_interval
 
@@ -33,8 +35,6 @@ def test_an_interrupted_run_resumes(tmp_path):
     with open(path, "a") as handle:
         handle.write('{"setting": "torn')  # a line cut short by a kill
     played = []
-    import minelib.experiments as experiments
-
     original = experiments.play_one
 
     def spy(s, i):
@@ -47,6 +47,53 @@ def test_an_interrupted_run_resumes(tmp_path):
     finally:
         experiments.play_one = original
     assert played == [2, 3, 4] and summary.games == 5
+
+
+def outcomes(path, setting) -> dict:
+    return {i: (e["won"], e["guesses"]) for i, e in load(path, setting).items()}
+
+
+def test_an_sqlite_results_file_keeps_blocks_of_the_same_games(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "BLOCK", 4)
+    setting = Setting("lookahead", "9x9", 10, games=10, seed=8)
+    lines = run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
+    blocks = run(setting, tmp_path / "games.sqlite", progress=False)
+    assert (blocks.wins, blocks.games) == (lines.wins, lines.games)
+    assert outcomes(tmp_path / "games.sqlite", setting) == outcomes(tmp_path / "games.jsonl", setting)
+    with sqlite3.connect(tmp_path / "games.sqlite") as db:
+        rows = db.execute("SELECT block, games, wins FROM blocks ORDER BY block").fetchall()
+    assert [(b, n) for b, n, _ in rows] == [(0, 4), (1, 4), (2, 2)]  # the last block holds what is left
+    assert sum(w for _, _, w in rows) == lines.wins
+
+
+def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "BLOCK", 3)
+    path, setting = tmp_path / "runs.sqlite", Setting("safest", "8x8", 10, games=8, seed=2)
+    save, saved = experiments._Blocks.save, []
+
+    def save_then_stop(store, s, entries):
+        save(store, s, entries)
+        saved.append(entries[0]["index"])
+        if len(saved) == 2:
+            raise KeyboardInterrupt  # Ctrl-C after two blocks were written
+
+    monkeypatch.setattr(experiments._Blocks, "save", save_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        run(setting, path, parallel=False, progress=False)
+    monkeypatch.setattr(experiments._Blocks, "save", save)
+    assert sorted(load(path, setting)) == [0, 1, 2, 3, 4, 5]
+    played = []
+    original = experiments.play_one
+    monkeypatch.setattr(experiments, "play_one", lambda s, i: played.append(i) or original(s, i))
+    summary = run(setting, path, parallel=False, progress=False)
+    assert played == [6, 7] and summary.games == 8
+    more = Setting("safest", "8x8", 10, games=11, seed=2)  # a longer run: the short last block is played whole
+    played.clear()
+    run(more, path, parallel=False, progress=False)
+    assert played == [6, 7, 8, 9, 10]
+    assert outcomes(path, more) == outcomes(path, more) | outcomes(path, setting)
+    run(more, tmp_path / "serial.jsonl", parallel=False, progress=False)
+    assert outcomes(path, more) == outcomes(tmp_path / "serial.jsonl", more)
 
 
 def test_replaying_layouts(tmp_path):

@@ -99,3 +99,72 @@ def test_an_endgame_move_carries_its_exact_win_probability():
     values = OptimalSolver(board.size, 2, engine="python", symmetry=False).position(board).move_values
     assert move.win_probability == values[move.cell] == max(values.values())
     assert LookaheadPlayer().recommend(Board.from_text("1.\n.."), 1).win_probability == Fraction(1, 3)
+
+
+def _two_step_oracle(board: Board, mines: int, cell, blend: int = 4) -> float:
+    """The two-step score of ``cell`` by brute force: over the layouts where it is safe, grouped by the
+    number it shows, the blended safety of the two safest cells that may still be safe."""
+    from minelib.oracles import layouts
+
+    everything = list(layouts(board, mines))
+    by_number: dict[int, list] = {}
+    for layout in everything:
+        if cell not in layout:
+            number = sum(n in layout for n in board.size.neighbours(cell))
+            by_number.setdefault(number, []).append(layout)
+    score = 0.0
+    for group in by_number.values():
+        others = [c for c in board.unopened_cells() if c != cell]
+        risks = sorted(sum(c in layout for layout in group) / len(group) for c in others)
+        risks = [r for r in risks if r < 1]
+        if not risks:
+            score += len(group)
+            continue
+        s1, s2 = 1 - risks[0], 1 - (risks[1] if len(risks) > 1 else risks[0])
+        score += len(group) * (blend * s1 + s2) / (blend + 1)
+    return score / len(everything)
+
+
+@pytest.mark.parametrize(
+    "text, mines",
+    [("1...\n....\n....", 3), ("1.1.\n....\n....", 3), ("..2.\n....\n1...", 3), ("2...\n....\n..1.", 3)],
+)
+def test_two_step_scores_are_the_brute_force_scores(text, mines):
+    from minelib.players import TwoStepPlayer
+
+    board = Board.from_text(text)
+    scores = TwoStepPlayer().scores(board, mines)
+    assert len(scores) > 1
+    for cell, score in scores.items():
+        assert score == pytest.approx(_two_step_oracle(board, mines, cell), abs=1e-12), cell
+    move = TwoStepPlayer(endgame_layouts=0).recommend(board, mines)  # no exact endgame: the scores decide
+    assert scores[move.cell] == max(scores.values())
+    assert move.mine_probability == analyze(board, mines).probability(move.cell)
+
+
+def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
+    """Along seeded expert games, every guess the player makes is a living cell (it may show two
+    numbers or more) whenever a living candidate exists; with dead=False it sometimes is not."""
+    from minelib.analysis import Analyzer
+    from minelib.players import TwoStepPlayer, _TwoStepRun
+
+    chosen = {True: [], False: []}
+    for dead in (True, False):
+        player = TwoStepPlayer(dead=dead)
+        for seed in range(6):
+            rng = np.random.default_rng([21, seed])
+            game = Game(BoardSize(16, 30), 99, "safe", seed=rng)
+            run = _TwoStepRun(game, True, player)
+            guess = run.guess
+
+            def watched(board, mines, result, guess=guess, run=run, dead=dead):
+                move = guess(board, mines, result)
+                candidates = run.candidates(board, result)[1]
+                alive = {c: len(Analyzer(mines).what_if(board, c)) > 1 for c in candidates}
+                chosen[dead].append((alive[move.cell], any(alive.values())))
+                return move
+
+            run.guess = watched
+            run.play((0, 0))
+    assert chosen[True] and all(living or not any_living for living, any_living in chosen[True])
+    assert any(any_living and not living for living, any_living in chosen[False])  # seed 0, cell (0, 22)
