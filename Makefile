@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce lint test test-unit test-notebooks test-browser browser-if-possible chromium explore lab benchmarks tables experiments clean
+.PHONY: install reproduce lint test test-unit test-notebooks test-browser browser-if-possible chromium explore lab benchmarks tables experiments records ideas clean
 
 install: $(STAMP)
 
@@ -82,14 +82,25 @@ TABLE_ARGS ?= --side 5 --strips 2x6,2x7,2x8,2x9,2x10,3x6,3x7 --cap 1800
 tables: install
 	$(BIN)/python -m minelib tables $(TABLE_ARGS)
 
-# The auto-play experiments behind notebooks 05 and 06 (resumable: every game is
-# appended to results/games.jsonl as it finishes).
+# The auto-play experiments behind notebooks 05 and 06, all resumable: stop them at will and
+# run them again. experiments: the players' speed on article 003's settings, and every player at
+# the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
+# and 50,000 other games per setting (results/records.sqlite, about two hours on two cores);
+# ideas: one guessing idea at a time on 20,000 paired expert games (results/ideas.sqlite).
 EXPERIMENT_ARGS ?= --games 50 --level-games 1000
 experiments: install
 	$(BIN)/python benchmarks/players.py $(EXPERIMENT_ARGS)
 
+records: install
+	$(BIN)/python benchmarks/records.py
+
+ideas: install
+	$(BIN)/python benchmarks/guessing.py
+
+# Every benchmark but the long runs (make records, make ideas).
 benchmarks: install
-	@for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python "$$b" || exit 1; done
+	@for b in $(filter-out benchmarks/records.py benchmarks/guessing.py,$(wildcard benchmarks/*.py)); do \
+		echo "== $$b"; $(BIN)/python "$$b" || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

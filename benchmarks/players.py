@@ -1,20 +1,65 @@
-"""The players on article 003's experiment and on the standard levels.
+"""The players' speed on article 003's experiment, and their strength on the standard levels.
 
-    python benchmarks/players.py [--games 50] [--level-games 1000] [--results results/games.jsonl]
+    python benchmarks/players.py [--games 50] [--level-games 1000] [--sizes 20,40,60,80]
+        [--results results/levels.sqlite] [--skip-speed] [--skip-levels]
 
-Part 1 plays article 003's settings (20x20 ... 80x80, 10% and 20% mines, zero
-rule, first click at a random cell) with both players and prints wins and the
-median seconds per game next to the article's, and the ZDD player's median time
-over the look-ahead player's (a ratio measured in the same run). Part 2 plays the
-standard levels with each first-click setting, also with the look-ahead player
-without its look-ahead ("safest"), to measure what the look-ahead buys. Every game is appended to the
-results file as it finishes (the notebooks read it); rerun to resume.
+Part 1 (speed) plays article 003's settings (20x20 ... 80x80, 10% and 20% mines, zero rule,
+first click at a random cell) afresh with the article's ZDD player and ours, the same games
+for all (game i seeded by (2023, i)), and prints per player the wins, games per second on one
+core and the median seconds per game, then the ZDD player's time over each of ours on the same
+games (total seconds, and medians): ratios measured in the same run. Part 2 (strength) plays
+the standard levels at the records' settings (``experiments.LEVEL_SETTINGS``) with every player,
+appending each game to the results file as it finishes (notebook 06 reads it; rerun to resume).
 Games run on all cores; timings are for reading, never for asserting.
 """
 
 import argparse
+import statistics
 
 from minelib import experiments as ex
+
+SPEED_PLAYERS = ("zdd", "lookahead", "twostep")
+LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
+
+
+def speed(games: int, sizes: list[int]) -> None:
+    print(f"article 003's experiment: {games} games per setting, played now; s = seconds per game on one core")
+    head = " ".join(f"{name:>9} {'games/s':>8} {'median s':>8}" for name in SPEED_PLAYERS)
+    ratios = " ".join(f"{'zdd/' + name[:4]:>13}" for name in SPEED_PLAYERS[1:])
+    print(f"{'board':>7} {'mines':>5} | {'article':>7} {'median s':>8} | {head} | {ratios} (total; medians)")
+    for density in ex.ARTICLE_DENSITIES:
+        for side in sizes:
+            found = {}
+            for name in SPEED_PLAYERS:
+                setting = ex.article_setting(name, side, density, games)
+                entries = sorted(ex.play_all(setting), key=lambda e: e["index"])
+                found[name] = [e["seconds"] for e in entries], sum(e["won"] for e in entries)
+            wins, (_, article_median, _) = ex.ARTICLE_RESULTS[side, density]
+            cells = " ".join(
+                f"{w:>9} {len(s) / sum(s):>8.1f} {statistics.median(s):>8.4f}" for s, w in found.values()
+            )
+            zdd = found["zdd"][0]
+            ratio = " ".join(
+                f"{sum(zdd) / sum(s):>6.1f};{statistics.median(zdd) / statistics.median(s):>6.1f}"
+                for s, _ in list(found.values())[1:]
+            )
+            print(
+                f"{side:>3}x{side:<3} {round(side * side * density):>5} | {wins:>7} {article_median:>8.3f} | "
+                f"{cells} | {ratio}",
+                flush=True,
+            )
+
+
+def levels(games: int, results: str) -> None:
+    print(f"standard levels at the records' settings: {games} games each; win rate with 95% interval")
+    for level, rule, first in ex.LEVEL_SETTINGS:
+        for name in LEVEL_PLAYERS:
+            s = ex.run(ex.level_setting(name, level, rule, first, games), results, progress=False)
+            print(
+                f"{level:>12} {rule:>4} ({first}) {name:>9}: {s.wins:>5}/{s.games} = {s.rate:6.1%} "
+                f"[{s.low:.1%}, {s.high:.1%}]  median {s.seconds[1]:.4f} s",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -22,38 +67,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=ex.ARTICLE_GAMES)
     parser.add_argument("--level-games", type=int, default=1000)
     parser.add_argument("--sizes", default=",".join(map(str, ex.ARTICLE_SIZES)))
-    parser.add_argument("--results", default="results/games.jsonl")
+    parser.add_argument("--results", default="results/levels.sqlite")
+    parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--skip-levels", action="store_true")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    print("article 003's experiment: wins of", args.games, "games; median seconds per game (all games)")
-    print(
-        f"{'board':>8} {'mines':>6} | {'article':>7} {'zdd':>4} {'look':>4} | {'article s':>9} {'zdd s':>7} "
-        f"{'look s':>7} {'zdd/look':>8} {'article/look':>12}"
-    )
-    for density in ex.ARTICLE_DENSITIES:
-        for side in sizes:
-            zdd, best = (
-                ex.run(ex.article_setting(name, side, density, args.games), args.results, progress=False)
-                for name in ("zdd", "lookahead")
-            )
-            wins, (_, article_median, _) = ex.ARTICLE_RESULTS[side, density]
-            print(
-                f"{side}x{side:<4} {round(side * side * density):>6} | {wins:>7} {zdd.wins:>4} {best.wins:>4} | "
-                f"{article_median:>9.3f} {zdd.seconds[1]:>7.3f} {best.seconds[1]:>7.3f} "
-                f"{zdd.seconds[1] / best.seconds[1]:>8.1f} {article_median / best.seconds[1]:>12.1f}",
-                flush=True,
-            )
-    print()
-    print("standard levels:", args.level_games, "games each; win rate with 95% interval, median seconds")
-    for level in ex.LEVELS:
-        for rule, first in ex.LEVEL_FIRST_CLICKS:
-            for name in ("zdd", "safest", "lookahead"):
-                s = ex.run(ex.level_setting(name, level, rule, first, args.level_games), args.results, progress=False)
-                print(
-                    f"{level:>12} {rule:>4} {first:>6} {name:>9}: {s.wins:>5}/{s.games} = {s.rate:6.1%} "
-                    f"[{s.low:.1%}, {s.high:.1%}]  median {s.seconds[1]:.3f} s",
-                    flush=True,
-                )
+    if not args.skip_speed:
+        speed(args.games, [int(s) for s in args.sizes.split(",")])
+        print()
+    if not args.skip_levels:
+        levels(args.level_games, args.results)
 
 
 if __name__ == "__main__":

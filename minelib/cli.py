@@ -15,7 +15,7 @@ from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import FIRST_CELLS, FIRST_CLICK_RULES
 from minelib.optimal import AUTO_LAYOUTS, DEFAULT_MAX_STATES, ENGINES, OptimalSolver
-from minelib.players import PLAYERS
+from minelib.players import PLAYERS, STRONGEST
 
 
 class _Parser(argparse.ArgumentParser):
@@ -132,7 +132,9 @@ def _play(args) -> None:
     mines = args.mines if args.mines is not None else mines_for_density(size, args.density)
     boards = _read_layouts(args.boards) if args.boards else ()
     games = args.games if args.games is not None else (len(boards) or 10)
-    setting = experiments.Setting(args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards)
+    setting = experiments.Setting(
+        args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards, args.options
+    )
     with _cluster(args.scheduler) as client:
         summary = experiments.run(
             setting, args.results, parallel=not args.serial, progress=not args.quiet and not args.json, client=client
@@ -250,7 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
         '"mine_probability": "p/q", "win_probability": "p/q" or null}',
     )
     advise.add_argument(
-        "--player", choices=list(PLAYERS), default="lookahead", help="the player asked (default lookahead)"
+        "--player", choices=list(PLAYERS), default=STRONGEST, help=f"the player asked (default {STRONGEST})"
     )
     advise.set_defaults(run=_advise)
     optimal = commands.add_parser(
@@ -323,9 +325,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--solver",
         dest="player",
         choices=PLAYERS,
-        default="lookahead",
-        help="zdd: article 003's player; lookahead: exact analysis with a one-step look-ahead "
-        "(default); safest: lookahead without its look-ahead (--solver is an old alias)",
+        default=STRONGEST,
+        help="zdd: article 003's player; lookahead: exact analysis with a one-step look-ahead; "
+        "safest: lookahead without its look-ahead; twostep: guesses that look two moves ahead "
+        f"(default {STRONGEST}; --solver is an old alias)",
+    )
+    play.add_argument(
+        "--options",
+        default="",
+        metavar="KEY=VALUE,...",
+        help="the player's options, e.g. dead=0 or cut=4/5 (see its class in minelib.players)",
     )
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")

@@ -28,7 +28,7 @@ from tqdm.auto import tqdm
 from minelib.board import BoardSize
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
-from minelib.players import OLD_NAMES, PLAYERS, check_player
+from minelib.players import OLD_NAMES, STRONGEST, check_player, make_player
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -75,7 +75,7 @@ PUBLISHED = (
 # The levels are played at the records' settings: (level, rule, first click), in this order.
 LEVEL_SETTINGS = tuple(dict.fromkeys((p.level, p.rule, p.first) for p in PUBLISHED))
 # The record runs: our strongest player, this many games per setting, into an SQLite file.
-RECORD_PLAYER, RECORD_SEED = "twostep", 2026
+RECORD_PLAYER, RECORD_SEED = STRONGEST, 2026
 RECORD_GAMES = {"expert": 100_000, "intermediate": 50_000, "beginner": 50_000}
 
 
@@ -107,10 +107,12 @@ class Setting:
     first_click: str = "zero"
     first: str = "random"
     boards: tuple[str, ...] = ()
+    options: str = ""  # the player's options, "key=value,..." (e.g. "dead=0"): a variant of it
 
     def __post_init__(self):
         object.__setattr__(self, "size", str(BoardSize.of(self.size)))  # a BoardSize or "HxW"; kept as "HxW"
         check_player(self.player)
+        make_player(self.player, self.options)  # unknown options fail here, before any game
         check_first_cell(self.size, self.first)
         if not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"the number of games must be a positive integer, got {self.games!r}")
@@ -126,6 +128,8 @@ class Setting:
         """The setting's identity in the results file (the number of games excluded)."""
         fields = asdict(self)
         del fields["games"]
+        if not self.options:
+            del fields["options"]  # the keys written before players had options
         return json.dumps(fields, sort_keys=True)
 
 
@@ -175,7 +179,7 @@ def play_one(setting: Setting, index: int) -> dict:
     else:
         first = first_cell(size, setting.first, rng)
         game = Game(size, setting.mines, setting.first_click, seed=rng)
-    record = PLAYERS[setting.player]().play(game, first)
+    record = make_player(setting.player, setting.options).play(game, first)
     return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
 
 
@@ -309,6 +313,16 @@ def run(
     if client is not None:
         executor = DaskExecutor(client)
     store = _store(results) if results else None
+    return summarize(list(_play(setting, store, executor, parallel, progress).values()))
+
+
+def play_all(setting: Setting, executor: Executor | None = None, parallel: bool = True) -> list[dict]:
+    """Every game of ``setting`` played now (no results file read or written), in index order."""
+    return sorted(_play(setting, None, executor, parallel, False).values(), key=lambda e: e["index"])
+
+
+def _play(setting: Setting, store, executor: Executor | None, parallel: bool, progress: bool) -> dict[int, dict]:
+    """The games of ``setting``: those in ``store`` and the rest, played and saved as they come back."""
     done = store.load(setting) if store else {}
     todo = [i for i in range(setting.games) if i not in done]
     tasks = store.tasks(setting, todo) if store else [[i] for i in todo]
@@ -331,7 +345,7 @@ def run(
         bar.close()
         if own and executor is not None:
             executor.shutdown(cancel_futures=True)
-    return summarize(list(done.values()))
+    return done
 
 
 def _finished(setting: Setting, tasks: list[list[int]], executor: Executor | None):
@@ -460,6 +474,38 @@ def record_rows(results: Path | str, games: dict[str, int] | None = None) -> lis
     return rows
 
 
+def paired_rows(results: Path | str, settings: list[Setting]) -> list[dict]:
+    """What each variant is worth: settings that differ only in player or options, compared game by
+    game on the games all of them have stored (the same seeds: the same layouts and first click).
+    The first setting is the base; each row gives a variant's wins, its win rate's difference
+    from the base with a 95% interval from the paired differences, and the games only one won."""
+    stored = [load(results, s) for s in settings]
+    common = sorted(set.intersection(*(set(games) for games in stored)))
+    if not common:
+        raise ValueError("the settings have no stored game in common")
+    base = [stored[0][i]["won"] for i in common]
+    rows = []
+    for setting, games in zip(settings, stored):
+        won = [games[i]["won"] for i in common]
+        diff = [int(a) - int(b) for a, b in zip(won, base)]
+        mean = sum(diff) / len(diff)
+        half = 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
+        rows.append(
+            {
+                "player": setting.player + (f" ({setting.options})" if setting.options else ""),
+                "games": len(common),
+                "wins": sum(won),
+                "rate": f"{sum(won) / len(won):.2%}",
+                "vs base": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
+                "won only here": diff.count(1),
+                "lost only here": diff.count(-1),
+                "guesses": sum(games[i]["guesses"] for i in common),
+                "median ms": round(1000 * statistics.median(games[i]["seconds"] for i in common), 1),
+            }
+        )
+    return rows
+
+
 def density_curves(
     results: Path | str,
     players,
@@ -503,6 +549,8 @@ __all__ = [
     "level_setting",
     "level_summaries",
     "load",
+    "paired_rows",
+    "play_all",
     "play_many",
     "play_one",
     "record_rows",

@@ -10,6 +10,7 @@ symmetries that reach the smallest first element are compared in full).
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 from itertools import combinations
 
 from minelib.analysis import analyze
@@ -30,6 +31,12 @@ class Geometry:
         self.symmetries = _symmetries(size)
         # for every symmetry but the identity, the image of each 8-bit chunk value (both engines use these)
         self.chunk_tables = [_chunk_tables(perm) for perm in self.symmetries[1:]]
+
+    @staticmethod
+    @lru_cache(maxsize=16)
+    def of(size: BoardSize) -> Geometry:
+        """The geometry of a board size, made once per process (its tables take ~0.2 s on expert)."""
+        return Geometry(size)
 
     def bit(self, cell: Cell) -> int:
         """The bit of ``cell``."""

@@ -124,7 +124,7 @@ class OptimalSolver:
         if mines == self.size.n_cells:
             raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
         self.mines = mines
-        self.geometry = Geometry(self.size)
+        self.geometry = Geometry.of(self.size)
         self.engine = make_engine(self.geometry, mines, engine, symmetry, max_states)
 
     @property

@@ -19,8 +19,8 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   fewest unopened neighbours first) prefers the
   one most likely to be safe *and* to make progress (show a number from which a
   certain cell follows): a one-step look-ahead with exact counts. When at most
-  ``endgame_layouts`` layouts remain it plays the exact optimal move
-  (``minelib.optimal``). ``SafestPlayer`` is the same player without the
+  ``endgame_layouts`` layouts remain (on boards of at most ``endgame_cells`` cells) it plays
+  the exact optimal move (``minelib.optimal``). ``SafestPlayer`` is the same player without the
   look-ahead (ties broken by fewest unopened neighbours), to measure what the
   look-ahead buys.
 """
@@ -249,8 +249,15 @@ class LookaheadPlayer:
 
     name = "lookahead"
 
-    def __init__(self, tolerance: Fraction = Fraction(1, 50), lookahead: int = 6, endgame_layouts: int = 24):
+    def __init__(
+        self,
+        tolerance: Fraction = Fraction(1, 50),
+        lookahead: int = 6,
+        endgame_layouts: int = 24,
+        endgame_cells: int = POSITION_CELLS,
+    ):
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
+        self.endgame_cells = endgame_cells
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
@@ -338,7 +345,7 @@ class _LookaheadRun(_Player):
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
                 Move("open", c, True, Fraction(0)) for c in result.certain_safe
             ]
-        if result.count <= self.player.endgame_layouts and board.size.n_cells <= POSITION_CELLS:
+        if result.count <= self.player.endgame_layouts and board.size.n_cells <= self.player.endgame_cells:
             return [self.endgame(board, mines, result)]
         return [self.guess(board, mines, result)]
 
@@ -431,8 +438,9 @@ class TwoStepPlayer(LookaheadPlayer):
         blend: int = 4,
         dead: bool = True,
         endgame_layouts: int = 24,
+        endgame_cells: int = POSITION_CELLS,
     ):
-        super().__init__(lookahead=candidates, endgame_layouts=endgame_layouts)
+        super().__init__(lookahead=candidates, endgame_layouts=endgame_layouts, endgame_cells=endgame_cells)
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
@@ -481,7 +489,7 @@ class _TwoStepRun(_LookaheadRun):
                 (frontier if self._next_to_number(c) else interior).append(c)
         frontier.sort(key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))
         interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
-        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead]
+        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
         candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
         return risk, candidates
 
@@ -524,7 +532,27 @@ class SafestPlayer(LookaheadPlayer):
 
 
 PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer, TwoStepPlayer)}
+STRONGEST = TwoStepPlayer.name  # the player the command line and the record runs use unless told
 OLD_NAMES = {"best": "lookahead"}
+
+
+def make_player(name: str, options: str = ""):
+    """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
+    or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""
+    check_player(name)
+    kwargs: dict[str, int | Fraction] = {}
+    for item in filter(None, (part.strip() for part in options.split(","))):
+        key, equals, value = item.partition("=")
+        try:
+            if not equals:
+                raise ValueError
+            kwargs[key.strip()] = Fraction(value) if "/" in value else int(value)
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"player option {item!r} is not written key=value with a number") from None
+    try:
+        return PLAYERS[name](**kwargs)
+    except TypeError as error:
+        raise ValueError(f"player {name!r} does not take these options: {options!r} ({error})") from None
 
 
 def check_player(name: str) -> None:
@@ -535,4 +563,4 @@ def check_player(name: str) -> None:
         )  # the registry's names before 0.2, as found in old results files
 
 
-__all__ = ["PLAYERS", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "TwoStepPlayer", "ZDDPlayer", "check_player"]
+__all__ = ["PLAYERS", "STRONGEST", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "TwoStepPlayer", "ZDDPlayer", "check_player", "make_player"]

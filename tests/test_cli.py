@@ -194,7 +194,7 @@ def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
     assert result.returncode == 0
     # the 1 has one mine in three cells; whatever opens, the rest is a 50/50: 2/3 * 1/2
     assert json.loads(result.stdout) == {
-        "player": "lookahead",
+        "player": "twostep",
         "move": "open",
         "cell": [0, 1],
         "certain": False,

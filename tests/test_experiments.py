@@ -96,6 +96,24 @@ def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, m
     assert outcomes(path, more) == outcomes(tmp_path / "serial.jsonl", more)
 
 
+def test_paired_rows_compare_variants_game_by_game(tmp_path):
+    path = tmp_path / "ideas.sqlite"
+    settings = [
+        Setting("safest", "9x9", 10, games=12, seed=4, first_click="safe", first="0,0"),
+        Setting("twostep", "9x9", 10, games=12, seed=4, first_click="safe", first="0,0", options="blend=0"),
+    ]
+    for setting in settings:
+        run(setting, path, parallel=False, progress=False)
+    base, variant = experiments.paired_rows(path, settings)
+    won = [outcomes(path, s) for s in settings]
+    only = sum(won[1][i][0] and not won[0][i][0] for i in range(12))
+    assert variant["player"] == "twostep (blend=0)" and variant["games"] == 12
+    assert variant["won only here"] == only and variant["wins"] - base["wins"] == only - variant["lost only here"]
+    assert base["vs base"] == "+0.00% [+0.00%, +0.00%]"
+    assert settings[0].key() == Setting("safest", "9x9", 10, games=1, seed=4, first_click="safe", first="0,0").key()
+    assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
+
+
 def test_replaying_layouts(tmp_path):
     boards = ("*....\n.....\n.....\n.....\n....*", ".....\n..*..\n.....\n.....\n*....")
     summary = run(Setting("lookahead", "5x5", 2, games=2, boards=boards), parallel=False, progress=False)
@@ -111,6 +129,9 @@ def test_replaying_layouts(tmp_path):
         (dict(first="edge"), "unknown first click"),
         (dict(games=0), "positive integer"),
         (dict(mines=81), "do not fit"),
+        (dict(player="twostep", options="blend"), "player option 'blend' is not written key=value"),
+        (dict(player="twostep", options="depth=2"), "does not take these options: 'depth=2'"),
+        (dict(player="twostep", options="cut=1/0"), "player option 'cut=1/0'"),
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):
@@ -200,6 +221,7 @@ def test_play_help_reads_as_written(capsys):
         (["--size", "9by9", "--mines", "9"], "HxW"),
         (["--size", "9x9", "--density", "2"], "density"),
         (["--size", "4x4", "--mines", "2", "--boards", "/nonexistent"], "cannot read"),
+        (["--size", "9x9", "--mines", "9", "--options", "dead"], "player option 'dead'"),
     ],
 )
 def test_play_command_errors(argv, message, capsys):

@@ -168,3 +168,41 @@ def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
             run.play((0, 0))
     assert chosen[True] and all(living or not any_living for living, any_living in chosen[True])
     assert any(any_living and not living for living, any_living in chosen[False])  # seed 0, cell (0, 22)
+
+
+def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
+    from minelib.players import TwoStepPlayer
+
+    board = Board.from_text("\n".join(["....."] * 5))  # no number yet: every cell is off the frontier
+    for player in (TwoStepPlayer(), TwoStepPlayer(off_frontier=0)):
+        move = player.recommend(board, 5)
+        assert move.kind == "open" and not move.certain and move.mine_probability == Fraction(1, 5)
+    assert TwoStepPlayer().recommend(board, 5).cell in {(0, 0), (0, 4), (4, 0), (4, 4)}  # fewest neighbours
+
+
+def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
+    """A late expert position with few layouts: with ``endgame_cells`` at the board's size the
+    player makes an optimal move and says its exact win probability; by default it does not search."""
+    from minelib.optimal import OptimalSolver
+    from minelib.players import TwoStepPlayer, _TwoStepRun
+
+    found = []
+    for seed in range(40):
+        rng = np.random.default_rng([5, seed])
+        run = _TwoStepRun(Game(BoardSize(16, 30), 99, "safe", seed=rng), False, TwoStepPlayer())
+        guess = run.guess
+
+        def watched(board, mines, result, guess=guess):
+            if 2 < result.count <= 24:
+                found.append(board)
+            return guess(board, mines, result)
+
+        run.guess = watched
+        run.play((0, 0))
+        if found:
+            break
+    board = found[0]
+    values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
+    move = TwoStepPlayer(endgame_cells=480).recommend(board, 99)
+    assert move.win_probability == values[move.cell] == max(values.values())
+    assert TwoStepPlayer().recommend(board, 99).win_probability is None
