@@ -14,8 +14,11 @@ Games run on all cores; timings are for reading, never for asserting.
 """
 
 import argparse
+import os
 import statistics
+from concurrent.futures import ProcessPoolExecutor
 
+from minelib import boxes
 from minelib import experiments as ex
 
 SPEED_PLAYERS = ("zdd", "lookahead", "twostep")
@@ -23,6 +26,12 @@ LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
 
 
 def speed(games: int, sizes: list[int]) -> None:
+    """Games timed in workers that loaded the compiled engine first (a process's first analysis loads it)."""
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=boxes.warm_up) as pool:
+        _speed(games, sizes, pool)
+
+
+def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
     print(f"article 003's experiment: {games} games per setting, played now; s = seconds per game on one core")
     head = " ".join(f"{name:>9} {'games/s':>8} {'median s':>8}" for name in SPEED_PLAYERS)
     ratios = " ".join(f"{'zdd/' + name[:4]:>13}" for name in SPEED_PLAYERS[1:])
@@ -32,7 +41,7 @@ def speed(games: int, sizes: list[int]) -> None:
             found = {}
             for name in SPEED_PLAYERS:
                 setting = ex.article_setting(name, side, density, games)
-                entries = sorted(ex.play_all(setting), key=lambda e: e["index"])
+                entries = ex.play_all(setting, executor=pool)
                 found[name] = [e["seconds"] for e in entries], sum(e["won"] for e in entries)
             wins, (_, article_median, _) = ex.ARTICLE_RESULTS[side, density]
             cells = " ".join(

@@ -62,15 +62,16 @@ class Published:
     games: str
 
 
+# JSMinesweeper: D. Hill's solver (its Java version for the safe start); PSEQ-D256: Tu et al.
 PUBLISHED = (
-    Published("expert", "safe", "0,0", 0.4113, "D. Hill, JSMinesweeper (Java solver)", "10M"),
-    Published("expert", "safe", "0,0", 0.4005, "Tu et al., PSEQ-D256", "100M"),
-    Published("expert", "zero", "3,3", 0.543, "D. Hill, JSMinesweeper", "not stated"),
-    Published("expert", "zero", "3,3", 0.5345, "Tu et al., PSEQ-D256", "100M"),
-    Published("intermediate", "safe", "0,0", 0.7823, "Tu et al., PSEQ-D256", "100M"),
-    Published("intermediate", "zero", "2,2", 0.8908, "Tu et al., PSEQ-D256", "100M"),
-    Published("beginner", "safe", "0,0", 0.9169, "Tu et al., PSEQ-D256", "100M"),
-    Published("beginner", "zero", "2,2", 0.9717, "Tu et al., PSEQ-D256", "100M"),
+    Published("expert", "safe", "0,0", 0.4113, "JSMinesweeper", "10M"),
+    Published("expert", "safe", "0,0", 0.4005, "PSEQ-D256", "100M"),
+    Published("expert", "zero", "3,3", 0.543, "JSMinesweeper", "not stated"),
+    Published("expert", "zero", "3,3", 0.5345, "PSEQ-D256", "100M"),
+    Published("intermediate", "safe", "0,0", 0.7823, "PSEQ-D256", "100M"),
+    Published("intermediate", "zero", "2,2", 0.8908, "PSEQ-D256", "100M"),
+    Published("beginner", "safe", "0,0", 0.9169, "PSEQ-D256", "100M"),
+    Published("beginner", "zero", "2,2", 0.9717, "PSEQ-D256", "100M"),
 )
 # The levels are played at the records' settings: (level, rule, first click), in this order.
 LEVEL_SETTINGS = tuple(dict.fromkeys((p.level, p.rule, p.first) for p in PUBLISHED))
@@ -468,7 +469,7 @@ def record_rows(results: Path | str, games: dict[str, int] | None = None) -> lis
                 "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
                 "wins": f"{s.wins:,}" if s else "",
                 "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
-                "published": ", ".join(f"{p.rate:.2%} ({p.by.split(',')[-1].strip()})" for p in published),
+                "published": ", ".join(f"{p.rate:.2%} {p.by}" for p in published),
             }
         )
     return rows

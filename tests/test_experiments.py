@@ -268,3 +268,23 @@ def test_a_first_click_on_any_cell(monkeypatch):
     assert all(game.value((3, 3)) == 0 for _, game in seen)
     with pytest.raises(ValueError, match="outside the 16x30 board"):
         Setting("lookahead", "16x30", 99, games=1, first="16,3")
+
+
+def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
+    path = tmp_path / "records.sqlite"
+    games = {"beginner": 6, "intermediate": 4, "expert": 4}
+    summary = run(experiments.record_setting("beginner", "zero", "2,2", 6), path, parallel=False, progress=False)
+    rows = {(r["level"], r["first click"]): r for r in experiments.record_rows(path, games)}
+    assert list(rows) == [
+        ("expert", "safe (0,0)"),
+        ("expert", "zero (3,3)"),
+        ("intermediate", "safe (0,0)"),
+        ("intermediate", "zero (2,2)"),
+        ("beginner", "safe (0,0)"),
+        ("beginner", "zero (2,2)"),
+    ]
+    played = rows["beginner", "zero (2,2)"]
+    assert played["games"] == "6" and played["wins"] == str(summary.wins)
+    assert played["published"] == "97.17% PSEQ-D256"
+    assert rows["expert", "safe (0,0)"]["games"] == "0 of 4" and rows["expert", "safe (0,0)"]["ours"] == ""
+    assert rows["expert", "safe (0,0)"]["published"] == "41.13% JSMinesweeper, 40.05% PSEQ-D256"
