@@ -16,7 +16,15 @@ import argparse
 from minelib import experiments as ex
 from minelib.report import text_table
 
-VARIANTS = ["lookahead", "twostep", "twostep:dead=0", "twostep:off_frontier=0"]  # notebook 06's table
+# notebook 06's comparisons: endgame_cells=100 keeps the exact endgame off the expert board
+VARIANTS = [
+    "lookahead",
+    "twostep:endgame_cells=100",
+    "twostep:dead=0,endgame_cells=100",
+    "twostep:off_frontier=0,endgame_cells=100",
+    "twostep:endgame_layouts=24",
+    "twostep",
+]
 
 
 def main() -> None:

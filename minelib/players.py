@@ -254,10 +254,10 @@ class LookaheadPlayer:
         tolerance: Fraction = Fraction(1, 50),
         lookahead: int = 6,
         endgame_layouts: int = 24,
-        endgame_cells: int = POSITION_CELLS,
+        endgame_cells: int | None = POSITION_CELLS,
     ):
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
-        self.endgame_cells = endgame_cells
+        self.endgame_cells = endgame_cells  # None: any board
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
@@ -345,7 +345,8 @@ class _LookaheadRun(_Player):
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
                 Move("open", c, True, Fraction(0)) for c in result.certain_safe
             ]
-        if result.count <= self.player.endgame_layouts and board.size.n_cells <= self.player.endgame_cells:
+        cells = self.player.endgame_cells
+        if result.count <= self.player.endgame_layouts and (cells is None or board.size.n_cells <= cells):
             return [self.endgame(board, mines, result)]
         return [self.guess(board, mines, result)]
 
@@ -424,6 +425,9 @@ class TwoStepPlayer(LookaheadPlayer):
     weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
     same number in every layout where it is safe: opening it teaches nothing) is played only if
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
+    When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
+    (``endgame_cells``: only on boards of at most that many cells); on expert that search takes
+    ~0.1-0.8 s and comes a few times in ten games.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
@@ -437,8 +441,8 @@ class TwoStepPlayer(LookaheadPlayer):
         off_frontier: int = 6,
         blend: int = 4,
         dead: bool = True,
-        endgame_layouts: int = 24,
-        endgame_cells: int = POSITION_CELLS,
+        endgame_layouts: int = 100,
+        endgame_cells: int | None = None,
     ):
         super().__init__(lookahead=candidates, endgame_layouts=endgame_layouts, endgame_cells=endgame_cells)
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead

@@ -181,15 +181,15 @@ def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
 
 
 def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
-    """A late expert position with few layouts: with ``endgame_cells`` at the board's size the
-    player makes an optimal move and says its exact win probability; by default it does not search."""
+    """A late expert position with few layouts: the two-step player makes an optimal move and says
+    its exact win probability; told to search boards of at most 100 cells only, it does not."""
     from minelib.optimal import OptimalSolver
     from minelib.players import TwoStepPlayer, _TwoStepRun
 
     found = []
     for seed in range(40):
         rng = np.random.default_rng([5, seed])
-        run = _TwoStepRun(Game(BoardSize(16, 30), 99, "safe", seed=rng), False, TwoStepPlayer())
+        run = _TwoStepRun(Game(BoardSize(16, 30), 99, "safe", seed=rng), False, TwoStepPlayer(endgame_cells=100))
         guess = run.guess
 
         def watched(board, mines, result, guess=guess):
@@ -203,6 +203,6 @@ def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
             break
     board = found[0]
     values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
-    move = TwoStepPlayer(endgame_cells=480).recommend(board, 99)
+    move = TwoStepPlayer().recommend(board, 99)
     assert move.win_probability == values[move.cell] == max(values.values())
-    assert TwoStepPlayer().recommend(board, 99).win_probability is None
+    assert TwoStepPlayer(endgame_cells=100).recommend(board, 99).win_probability is None
