@@ -44,9 +44,7 @@ def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
                 entries = ex.play_all(setting, executor=pool)
                 found[name] = [e["seconds"] for e in entries], sum(e["won"] for e in entries)
             wins, (_, article_median, _) = ex.ARTICLE_RESULTS[side, density]
-            cells = " ".join(
-                f"{w:>9} {len(s) / sum(s):>8.1f} {statistics.median(s):>8.4f}" for s, w in found.values()
-            )
+            cells = " ".join(f"{w:>9} {len(s) / sum(s):>8.1f} {statistics.median(s):>8.4f}" for s, w in found.values())
             zdd = found["zdd"][0]
             ratio = " ".join(
                 f"{sum(zdd) / sum(s):>6.1f};{statistics.median(zdd) / statistics.median(s):>6.1f}"

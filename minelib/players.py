@@ -11,9 +11,8 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   otherwise the cell of least danger (layouts with a mine there, weighted by
   binomials for the cells next to no number; exact big integers) is opened.
 - ``LookaheadPlayer`` plays on the exact analysis. Certainties come first, from the
-  cheap to the exact: the one-number rules on a work queue, the rule for two
-  numbers whose unopened cells nest, then the exact analysis with the total
-  (``minelib.Analyzer``, which follows the game and recounts only what changed).
+  cheap to the exact: the one-number rules on a work queue, then the exact analysis
+  with the total (``minelib.Analyzer``, which follows the game and recounts only what changed).
   When a guess is needed it opens the safest cell, and among the cells
   within ``tolerance`` of the safest (at most ``lookahead`` of them, those with
   fewest unopened neighbours first) prefers the
@@ -303,8 +302,13 @@ class _LookaheadRun(_Player):
             self.queue.update(n for n in self.neighbours[c] if self.values[n] > 0)
 
     def decide(self) -> list[Move]:
-        """Certain moves (one-number rules, nested pairs, exact analysis), else one guess."""
-        return self.single() or self.pairs() or self.exact()
+        """Certain moves (one-number rules, then the exact analysis), else one guess.
+
+        Every certain cell is found before a guess, whatever finds it, so the position at each
+        guess is the same with or without cheap rules in front: they only save time. (A rule for
+        two numbers whose unopened cells nest used to stand between the two; scanning every number
+        for it cost more than the incremental exact analysis, 3.6x on 40x40 games.)"""
+        return self.single() or self.exact()
 
     def single(self) -> list[Move]:
         while self.queue:
@@ -315,19 +319,6 @@ class _LookaheadRun(_Player):
             moves = self._settle(hidden, self.need(c))
             if moves:
                 return moves
-        return []
-
-    def pairs(self) -> list[Move]:
-        """Two numbers a, b with a's unopened cells inside b's: b's other cells hold need(b) - need(a)."""
-        numbers = {c: set(h) for c in range(self.size.n_cells) if self.values[c] > 0 and (h := self.hidden(c))}
-        for a, inner in numbers.items():
-            for b in {x for n in inner for x in self.neighbours[n]}:
-                outer = numbers.get(b)
-                if outer is None or b == a or not inner < outer:
-                    continue
-                moves = self._settle(outer - inner, self.need(b) - self.need(a))
-                if moves:
-                    return moves
         return []
 
     def _settle(self, cells, mines: int) -> list[Move]:
@@ -501,7 +492,11 @@ class _TwoStepRun(_LookaheadRun):
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
         chance that it is safe and shows a number from which a certain cell follows."""
         afters = self.analyzer.what_if(board, cell)
-        score = sum(after.count * self._blended(after) for after in afters.values()) / result.count
+        blended = [(after.count, self._blended(after)) for after in afters.values()]
+        try:
+            score = sum(count * b for count, b in blended) / result.count
+        except OverflowError:  # counts past the range of a float (40x40 with 320 mines): ratios first
+            score = sum(count / result.count * b for count, b in blended)
         progress = Fraction(sum(a.count for a in afters.values() if a.certain_safe or a.certain_mines), result.count)
         return len(afters) > 1, score, progress
 
@@ -567,4 +562,15 @@ def check_player(name: str) -> None:
         )  # the registry's names before 0.2, as found in old results files
 
 
-__all__ = ["PLAYERS", "STRONGEST", "LookaheadPlayer", "Move", "Record", "SafestPlayer", "TwoStepPlayer", "ZDDPlayer", "check_player", "make_player"]
+__all__ = [
+    "PLAYERS",
+    "STRONGEST",
+    "LookaheadPlayer",
+    "Move",
+    "Record",
+    "SafestPlayer",
+    "TwoStepPlayer",
+    "ZDDPlayer",
+    "check_player",
+    "make_player",
+]
