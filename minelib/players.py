@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import MINE, UNOPENED, Board, Cell
@@ -539,7 +540,7 @@ def make_player(name: str, options: str = ""):
     """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
     or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""
     check_player(name)
-    kwargs: dict[str, int | Fraction] = {}
+    kwargs: dict[str, Any] = {}  # each player checks its own options
     for item in filter(None, (part.strip() for part in options.split(","))):
         key, equals, value = item.partition("=")
         try:
