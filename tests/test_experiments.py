@@ -155,8 +155,9 @@ def test_play_command(tmp_path, capsys):
     )
     out = json.loads(capsys.readouterr().out)
     # the command plays exactly the library's games: the same setting, game for game
-    expected = run(Setting("lookahead", "9x9", 10, games=4, seed=0), parallel=False, progress=False)
+    expected = run(Setting("twostep", "9x9", 10, games=4, seed=0), parallel=False, progress=False)  # the default
     stored = [json.loads(line) for line in results.read_text().splitlines()]
+    assert all('"player": "twostep"' in line["setting"] for line in stored)
     assert out["games"] == 4 and out["wins"] == expected.wins == sum(g["won"] for g in stored)
     assert out["interval"] == list(wilson_interval(expected.wins, 4))
     boards = tmp_path / "boards.txt"
@@ -189,6 +190,18 @@ def test_play_command(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(
         f"zdd on 4x4 with 2 mines, first click random (safe): {replayed.wins}/2 won"
     )
+
+
+def test_play_with_player_options_into_an_sqlite_file(tmp_path, capsys):
+    path = tmp_path / "runs.sqlite"
+    argv = ["play", "--size", "9x9", "--mines", "10", "--games", "5", "--serial", "--json", "--results", str(path)]
+    assert main([*argv, "--options", "dead=0,endgame_cells=100"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    setting = Setting("twostep", "9x9", 10, games=5, seed=0, options="dead=0,endgame_cells=100")
+    assert sorted(load(path, setting)) == [0, 1, 2, 3, 4] and out["wins"] == sum(
+        g["won"] for g in load(path, setting).values()
+    )
+    assert load(path, Setting("twostep", "9x9", 10, games=5, seed=0)) == {}  # another variant, another key
 
 
 def test_play_keeps_solver_as_an_alias_of_player(capsys):
