@@ -189,11 +189,25 @@ def play_many(setting: Setting, indices: list[int]) -> list[dict]:
     return [play_one(setting, i) for i in indices]
 
 
-class _Lines:
-    """A JSON-lines results file: one game a line, appended the moment it is back."""
+class _Store:
+    """A results file: ``load`` a setting's stored games by index, split the missing ones into
+    ``tasks`` (lists of game indices, one per worker call), and ``save`` a finished task's games."""
 
     def __init__(self, path: Path):
         self.path = path
+
+    def load(self, setting: Setting) -> dict[int, dict]:
+        raise NotImplementedError
+
+    def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
+        raise NotImplementedError
+
+    def save(self, setting: Setting, entries: list[dict]) -> None:
+        raise NotImplementedError
+
+
+class _Lines(_Store):
+    """A JSON-lines results file: one game a line, appended the moment it is back."""
 
     def load(self, setting: Setting) -> dict[int, dict]:
         games: dict[int, dict] = {}
@@ -217,7 +231,7 @@ class _Lines:
             _append(self.path, {"setting": setting.key(), **entry})
 
 
-class _Blocks:
+class _Blocks(_Store):
     """An SQLite results file for long runs: blocks of ``BLOCK`` games, one row each.
 
     Game i belongs to block i // BLOCK; a worker plays a block whole and its row is written in
@@ -230,9 +244,6 @@ class _Blocks:
         "games INTEGER NOT NULL, wins INTEGER NOT NULL, outcomes BLOB NOT NULL, seconds BLOB NOT NULL, "
         "PRIMARY KEY (setting, block))"
     )
-
-    def __init__(self, path: Path):
-        self.path = path
 
     def load(self, setting: Setting) -> dict[int, dict]:
         games: dict[int, dict] = {}
@@ -273,7 +284,7 @@ class _Blocks:
 BLOCK = 500  # games per row of an SQLite results file
 
 
-def _store(path: Path | str) -> _Lines | _Blocks:
+def _store(path: Path | str) -> _Store:
     """The results file at ``path``: SQLite blocks for ``.sqlite`` / ``.db``, else JSON lines."""
     path = Path(path)
     return _Blocks(path) if path.suffix in (".sqlite", ".db") else _Lines(path)
@@ -322,7 +333,9 @@ def play_all(setting: Setting, executor: Executor | None = None, parallel: bool 
     return sorted(_play(setting, None, executor, parallel, False).values(), key=lambda e: e["index"])
 
 
-def _play(setting: Setting, store, executor: Executor | None, parallel: bool, progress: bool) -> dict[int, dict]:
+def _play(
+    setting: Setting, store: _Store | None, executor: Executor | None, parallel: bool, progress: bool
+) -> dict[int, dict]:
     """The games of ``setting``: those in ``store`` and the rest, played and saved as they come back."""
     done = store.load(setting) if store else {}
     todo = [i for i in range(setting.games) if i not in done]
