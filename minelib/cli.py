@@ -378,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     page.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     page.add_argument(
-        "--player", choices=PLAYERS, default="lookahead", help="whose advice is shown (default lookahead)"
+        "--player", choices=PLAYERS, default=STRONGEST, help=f"whose advice is shown (default {STRONGEST})"
     )
     page.add_argument(
         "--overlays",

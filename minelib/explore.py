@@ -17,7 +17,7 @@ from pathlib import Path
 
 from minelib.board import Board, BoardSize, check_mines
 from minelib.game import check_first_click, check_rule
-from minelib.players import check_player
+from minelib.players import STRONGEST, check_player
 from minelib.widgets import OVERLAYS
 
 PAGE_OVERLAYS = ("probabilities", "certain", "recommended")
@@ -34,7 +34,7 @@ def explorer_source(
     mines: int = 10,
     first_click: str = "zero",
     seed: int = 0,
-    player: str = "lookahead",
+    player: str = STRONGEST,
     overlays=PAGE_OVERLAYS,
     position: Board | None = None,
 ) -> str:

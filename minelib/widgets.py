@@ -34,7 +34,7 @@ from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
 from minelib.optimal import POSITION_CELLS, OptimalSolver
-from minelib.players import PLAYERS, Move, check_player
+from minelib.players import PLAYERS, STRONGEST, Move, check_player
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
@@ -93,7 +93,7 @@ class BoardExplorer:
         mines: int = 10,
         first_click: str = "zero",
         seed: int = 0,
-        player: str = "lookahead",
+        player: str = STRONGEST,
         overlays=("probabilities", "certain"),
         position: Board | str | None = None,
     ):
