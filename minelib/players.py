@@ -418,8 +418,7 @@ class TwoStepPlayer(LookaheadPlayer):
     same number in every layout where it is safe: opening it teaches nothing) is played only if
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
-    (``endgame_cells``: only on boards of at most that many cells); on expert that search takes
-    ~0.1-0.8 s and comes a few times in ten games.
+    (``endgame_cells``: only on boards of at most that many cells).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
