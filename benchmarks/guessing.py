@@ -24,6 +24,8 @@ VARIANTS = [
     "twostep:off_frontier=0,endgame_cells=100",
     "twostep:endgame_layouts=24",
     "twostep",
+    "twostep:endgame_layouts=400",
+    "twostep:cut=4/5",
 ]
 
 
