@@ -11,7 +11,8 @@ One import gives what a user needs:
   engine is Python or numba) and its ``Result``; the article's evaluators answer
   with the same ``Result``;
 - games and players: ``Game``, ``first_cell``, ``PLAYERS`` (``ZDDPlayer``,
-  ``LookaheadPlayer``, ``SafestPlayer``).
+  ``LookaheadPlayer``, ``SafestPlayer``, ``TwoStepPlayer``, the strongest) and
+  ``make_player(name, "key=value,...")`` for a player with options.
 
 The widgets (``minelib.widgets``), plots (``minelib.plotting``), experiments and
 tables live in their modules, so that importing minelib needs neither ipywidgets
@@ -36,7 +37,7 @@ from minelib.counters import (
 from minelib.evaluators import EVALUATORS, BaselineEvaluator, EfficientEvaluator, SolvableCellsEvaluator
 from minelib.game import FIRST_CLICK_RULES, Game, first_cell
 from minelib.optimal import ENGINES, OptimalSolver, Result, solve, strategy_tree
-from minelib.players import PLAYERS, LookaheadPlayer, Move, Record, SafestPlayer, ZDDPlayer
+from minelib.players import PLAYERS, LookaheadPlayer, Move, Record, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
 
 __all__ = [
     "ALL_COUNTERS",
@@ -70,10 +71,12 @@ __all__ = [
     "ShrinkCounter",
     "SolvableCellsEvaluator",
     "SortCounter",
+    "TwoStepPlayer",
     "ZDDPlayer",
     "__version__",
     "analyze",
     "first_cell",
+    "make_player",
     "solve",
     "strategy_tree",
     "to_constraints",

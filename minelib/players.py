@@ -496,6 +496,7 @@ class _TwoStepRun(_LookaheadRun):
         try:
             score = sum(count * b for count, b in blended) / result.count
         except OverflowError:  # counts past the range of a float (40x40 with 320 mines): ratios first
+            # (not always: the product form is what the stored runs played, to the last bit)
             score = sum(count / result.count * b for count, b in blended)
         progress = Fraction(sum(a.count for a in afters.values() if a.certain_safe or a.certain_mines), result.count)
         return len(afters) > 1, score, progress

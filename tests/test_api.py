@@ -25,6 +25,8 @@ def test_one_import_gives_what_a_user_needs():
         "PLAYERS",
         "ZDDPlayer",
         "LookaheadPlayer",
+        "TwoStepPlayer",
+        "make_player",
         "EVALUATORS",
     ]:
         assert name in minelib.__all__ and hasattr(minelib, name), name
