@@ -2,7 +2,8 @@
 
 ``PythonEngine`` is the reference; ``CompiledEngine`` is its inner loop rewritten
 over int64 arrays so that numba can compile it: a state is a sorted int64 array of
-layouts (bitmasks, so at most 63 cells), and the memo is an open-addressing hash
+layouts (bitmasks, so at most 63 cells) and its key that array with the living
+cells in front, and the memo is an open-addressing hash
 table whose keys (canonical states, and raw states as aliases of them) are stored
 whole in one pool and compared element by element, so a hash collision can never
 give a wrong answer. When the table is full it starts afresh, as the Python memo
@@ -18,6 +19,7 @@ Each Python function and its compiled twin:
 ``_best`` (moves, safest first)     ``_push_moves``, ``click`` phase 1
 ``_sum`` (outcomes, bounded)        ``click`` phases 2 and 3
 ``outcomes`` / ``_close``           ``_outcomes``, ``_split``
+``_reduce``                         ``_reduce``
 ``_bound``                          ``_bound``, ``_fewest_bound``
 ``_key`` / ``Geometry.canonical``   ``_canonical``, ``_image`` (the same tables)
 ``memo`` / ``aliases`` dicts        ``_lookup``, ``_insert``, ``_store``, ``_quick``
@@ -57,7 +59,7 @@ START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
     LO,
     SIZE,
     CAP,
-    OPENED,
+    LIVING,
     MOVES,
     N_MOVES,
     NEXT,
@@ -66,6 +68,7 @@ START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
     THRESHOLD,
     BUF,
     ENDS,
+    RED,
     BOUNDS,
     ORDER,
     GROUPS,
@@ -75,9 +78,13 @@ START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
     CHILD_CAP,
     TOP,
     FRAME_FIELDS,
-) = range(21)
+) = range(22)
 
 _JIT: dict = dict(cache=True, nogil=True)
+# The memo's pool holds up to this many layouts a key on average (a key is a state, ~100 layouts on 5x5, or
+# an alias of one): when the pool fills before the entries do, the memo starts afresh, and a search too
+# big for it solves its states again and again (5x5/6 safe: 11.7M states solved with 32, 2.5M with room).
+POOL_LAYOUTS = 96
 
 
 @njit(inline="always")
@@ -106,8 +113,8 @@ def _lookup(state, h, slots, entries, pool):
     mask = len(slots) - 1
     i = h & mask
     n = len(state)
-    while slots[i] >= 0:
-        e = slots[i]
+    while slots[i]:
+        e = slots[i] - 1
         if entries[e, HASH] == h and entries[e, LENGTH] == n:
             start = entries[e, START]
             same = True
@@ -132,7 +139,7 @@ def _make_room(length, slots, entries, pool, meta):
         or 2 * (meta[ENTRIES] + 2) > len(slots)
         or meta[POOL_USED] + 2 * length > len(pool)
     ):
-        slots[:] = -1
+        slots[:] = 0
         meta[ENTRIES] = 0
         meta[POOL_USED] = 0
         meta[CLEARS] += 1
@@ -156,9 +163,9 @@ def _insert(state, h, value, exact, target, slots, entries, pool, meta):
     entries[e, HASH] = h
     mask = len(slots) - 1
     i = h & mask
-    while slots[i] >= 0:
+    while slots[i]:
         i = (i + 1) & mask
-    slots[i] = e
+    slots[i] = e + 1
     return e
 
 
@@ -174,21 +181,24 @@ def _image(tables, t, mask):
 
 
 @njit(**_JIT)
-def _canonical(state, tables, work):
-    """The smallest image of a sorted state under the symmetries: ``state`` itself, or a row
-    of ``work`` (two rows, at least as long as the state)."""
-    best = state
-    n = len(state)
+def _canonical(key, tables, work):
+    """The smallest image of a state's key (living cells, then sorted layouts) under the symmetries:
+    ``key`` itself, or a row of ``work`` (two rows, at least as long as the key)."""
+    best = key
+    n = len(key)
     row = 0
     for t in range(tables.shape[0]):
         image = work[row, :n]
-        smallest = image[0] = _image(tables, t, state[0])
-        for j in range(1, n):
-            image[j] = _image(tables, t, state[j])
-            smallest = min(smallest, image[j])
-        if smallest > best[0]:  # pruned: most images lose on their smallest layout
+        image[0] = _image(tables, t, key[0])
+        if image[0] > best[0]:  # pruned: most images lose on the living cells alone
             continue
-        image.sort()
+        smallest = image[1] = _image(tables, t, key[1])
+        for j in range(2, n):
+            image[j] = _image(tables, t, key[j])
+            smallest = min(smallest, image[j])
+        if image[0] == best[0] and smallest > best[1]:  # or on their smallest layout
+            continue
+        image[1:].sort()
         for j in range(n):
             if image[j] != best[j]:
                 if image[j] < best[j]:
@@ -199,22 +209,19 @@ def _canonical(state, tables, work):
 
 
 @njit(**_JIT)
-def _fewest_bound(state):
-    """n minus the fewest layouts in which an uncertain cell holds a mine."""
-    n = len(state)
-    union = 0
-    inter = state[0]
-    for m in state:
-        union |= m
-        inter &= m
-    uncertain = union & ~inter
+def _fewest_bound(key):
+    """n minus the fewest layouts in which a living cell holds a mine (``key``: living cells, then layouts)."""
+    n = len(key) - 1
+    living = key[0]
+    if n <= 2 or living == 0:
+        return 1
     fewest = n
-    while uncertain:
-        bit = uncertain & -uncertain
-        uncertain ^= bit
+    while living:
+        bit = living & -living
+        living ^= bit
         mines = 0
-        for m in state:
-            if m & bit:
+        for j in range(1, n + 1):
+            if key[j] & bit:
                 mines += 1
                 if mines >= fewest:
                     break
@@ -226,16 +233,16 @@ def _fewest_bound(state):
 
 
 @njit(**_JIT)
-def _bound(state, slots, entries, pool):
+def _bound(key, slots, entries, pool):
     """An upper bound of ``wins`` without search: the stored value, else the fewest-mines bound."""
-    if len(state) <= 2:
+    if len(key) <= 3 or key[0] == 0:
         return 1
-    e = _lookup(state, _hash(state), slots, entries, pool)
+    e = _lookup(key, _hash(key), slots, entries, pool)
     if e >= 0:
         if entries[e, TARGET] >= 0:
             e = entries[e, TARGET]
         return entries[e, VALUE]
-    return _fewest_bound(state)
+    return _fewest_bound(key)
 
 
 @njit(**_JIT)
@@ -256,9 +263,10 @@ def _split(buf, scratch, lo, hi, around, sizes, starts):
 
 
 @njit(**_JIT)
-def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch, stack, small):
+def _outcomes(state, i, candidates, neighbours, buf, ends, scratch, stack, small):
     """Fill buf with the safe layouts of opening cell i, grouped into closed states; returns
-    (layouts, groups), group g ending at ends[g]. Free cells are opened one at a time."""
+    (layouts, groups), group g ending at ends[g]. Free cells (among ``candidates``: the cells
+    that may still inform) are opened one at a time."""
     bit = np.int64(1) << i
     k = 0
     for m in state:
@@ -267,7 +275,7 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch, stack, sma
             k += 1
     groups = 0
     # a work stack of segments (lo, hi, cells opened), taken in order so that the groups come out in order
-    stack[0, 0], stack[0, 1], stack[0, 2] = 0, k, opened
+    stack[0, 0], stack[0, 1], stack[0, 2] = 0, k, ~candidates
     depth = 1
     sizes, starts = small[:10], small[10:]
     first = True
@@ -284,7 +292,7 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch, stack, sma
             union = 0
             for j in range(lo, hi):
                 union |= buf[j]
-            new = full & ~union & ~seen
+            new = ~union & ~seen
             new &= -new
         if new == 0:
             ends[groups] = hi
@@ -304,9 +312,9 @@ def _outcomes(state, i, opened, full, neighbours, buf, ends, scratch, stack, sma
 
 @njit(**_JIT)
 def _quick(state, cap, tables, work, slots, entries, pool, meta):
-    """``wins`` when no search is needed (tiny, stored, or capped state), else -1."""
-    n = len(state)
-    if n <= 2:
+    """``wins`` when no search is needed (tiny, stored, or capped state), else -1 (``state``: a key)."""
+    n = len(state) - 1
+    if n <= 2 or state[0] == 0:
         return 1
     h = _hash(state)
     e = _lookup(state, h, slots, entries, pool)
@@ -316,7 +324,7 @@ def _quick(state, cap, tables, work, slots, entries, pool, meta):
     else:  # met for the first time in this form: look for it in its canonical form
         key = _canonical(state, tables, work)
         e = _lookup(key, _hash(key), slots, entries, pool)
-        if e >= 0 and _make_room(n, slots, entries, pool, meta):
+        if e >= 0 and _make_room(n + 1, slots, entries, pool, meta):
             e = _lookup(key, _hash(key), slots, entries, pool)
             if e >= 0:
                 _insert(state, h, entries[e, VALUE], entries[e, EXACT], e, slots, entries, pool, meta)
@@ -354,55 +362,115 @@ def _grow(arena, need):
 
 
 @njit(**_JIT)
-def _push_moves(arena, top, lo, n, cells):
-    """Write the uncertain cells of arena[lo:lo+n] at ``top``, safest first; returns how many."""
-    union = 0
-    inter = arena[lo]
-    for j in range(lo, lo + n):
-        union |= arena[j]
-        inter &= arena[j]
-    uncertain = union & ~inter
+def _push_moves(arena, top, lo, n, living):
+    """Write the living cells of the state arena[lo:lo+n] at ``top``, safest first; returns how many."""
     k = 0
-    for i in range(cells):
-        bit = np.int64(1) << i
-        if uncertain & bit:
-            safe = 0
-            for j in range(lo, lo + n):
-                if not arena[j] & bit:
-                    safe += 1
-            arena[top + k] = -(safe * 64 + i)  # ascending: safest first, then the higher cell
-            k += 1
+    while living:
+        bit = living & -living
+        living ^= bit
+        safe = 0
+        for j in range(lo, lo + n):
+            if not arena[j] & bit:
+                safe += 1
+        arena[top + k] = -(safe * 64 + _popcount(bit - 1))  # ascending: safest first, then the higher cell
+        k += 1
     arena[top : top + k].sort()
     return k
 
 
 @njit(**_JIT)
-def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta):
+def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead):
+    """Write each closed group of arena[buf:] (group g ending at arena[ends + g]) at ``out`` as a key:
+    its living cells among ``candidates``, then its layouts; with ``dead``, the layouts cut down to the
+    living cells and their neighbours, each distinct cut once. arena[ends + g] becomes the end of key g
+    (from ``out``); returns the keys' total length."""
+    position = 0
+    start = buf
+    for g in range(groups):
+        end = buf + arena[ends + g]
+        first = out + position + 1
+        if dead:
+            living = 0
+            keep = 0
+            union = 0
+            inter = arena[start]
+            for j in range(start, end):
+                union |= arena[j]
+                inter &= arena[j]
+            left = union & ~inter & candidates  # a cell safe in every layout, or in none, shows nothing new
+            while left:
+                bit = left & -left
+                left ^= bit
+                around = neighbours[_popcount(bit - 1)]
+                seen = -1
+                for j in range(start, end):
+                    m = arena[j]
+                    if not m & bit:
+                        v = _popcount(m & around)
+                        if seen < 0:
+                            seen = v
+                        elif v != seen:
+                            living |= bit
+                            keep |= bit | around
+                            break
+            if living == 0:  # nothing left to learn: one layout is won, whichever
+                count = 1
+                arena[first] = 0
+            else:
+                for j in range(start, end):
+                    arena[first + j - start] = arena[j] & keep
+                cut = arena[first : first + end - start]
+                cut.sort()
+                count = 1
+                for j in range(1, end - start):
+                    if cut[j] != cut[count - 1]:
+                        cut[count] = cut[j]
+                        count += 1
+        else:
+            union = 0
+            inter = arena[start]
+            for j in range(start, end):
+                union |= arena[j]
+                inter &= arena[j]
+                arena[first + j - start] = arena[j]
+            living = union & ~inter & candidates
+            count = end - start
+        arena[out + position] = living
+        position += 1 + count
+        arena[ends + g] = position
+        start = end
+    return position
+
+
+@njit(**_JIT)
+def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead):
     """The exact win count of opening cell i in ``state`` (``opened``: cells already open).
 
-    The search of ``OptimalSolver.wins`` / ``_best`` / ``_sum`` with an explicit
+    The search of ``PythonEngine.wins`` / ``_best`` / ``_sum`` with an explicit
     stack of frames instead of recursion (numba cannot cache recursive code).
-    The root frame is the click itself: one forced move, summed exactly.
+    The root frame is the click itself: one forced move, summed exactly. A frame's
+    state lies at arena[LO:LO+SIZE], its key (living cells, then the layouts) at
+    arena[LO-1:LO+SIZE].
     """
     n = len(state)
     cells = len(neighbours)
     arena = np.empty(8 * n + 1024, np.int64)
-    arena[:n] = state
+    arena[1 : n + 1] = state
     scratch = np.empty(n + 1, np.int64)
     stack = np.empty((10 * cells + 16, 3), np.int64)  # _outcomes' segments
     small = np.empty(20, np.int64)
     work = np.empty((2, n + 1), np.int64)  # _canonical's images
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
-    root[LO], root[SIZE], root[CAP], root[OPENED] = 0, n, -1, opened
+    root[LO], root[SIZE], root[CAP], root[LIVING] = 1, n, -1, full & ~opened
     safe = 0
     for m in state:
         if not m >> i & 1:
             safe += 1
-    root[MOVES], root[N_MOVES] = n, 1
-    arena[n] = -(safe * 64 + i)
-    root[TOP] = n + 1
-    top = n + 1
+    root[MOVES], root[N_MOVES] = n + 1, 1
+    arena[n + 1] = -(safe * 64 + i)
+    root[TOP] = n + 2
+    top = n + 2
     d = 0
     value = 0
     phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
@@ -413,9 +481,8 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         f = frames[d]
         if phase == 0:  # a new state: list its moves
             arena = _grow(arena, top + cells)
-            f[OPENED] = full & ~_union(arena[f[LO] : f[LO] + f[SIZE]])
             f[MOVES] = top
-            f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], cells)
+            f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], f[LIVING])
             top += f[N_MOVES]
             f[TOP] = top
             f[NEXT] = f[BEST] = f[SKIPPED] = 0
@@ -433,13 +500,12 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 value, exact, phase = max(f[BEST], safe, f[SKIPPED]), f[BEST] > f[CAP], 4
                 continue
             size = f[SIZE]
-            arena = _grow(arena, top + 4 * size + 4)
-            f[BUF], f[ENDS] = top, top + size
+            arena = _grow(arena, top + 6 * size + 8)
+            f[BUF], f[ENDS], f[RED] = top, top + size, top + 2 * size
             _, groups = _outcomes(
                 arena[f[LO] : f[LO] + size],
                 cell,
-                f[OPENED],
-                full,
+                f[LIVING],
                 neighbours,
                 arena[top : top + size],
                 arena[top + size : top + 2 * size],
@@ -447,13 +513,15 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 stack,
                 small,
             )
+            candidates = f[LIVING] & ~(np.int64(1) << cell)
+            _reduce(arena, f[BUF], f[ENDS], groups, candidates, neighbours, f[RED], dead)
             f[GROUPS] = groups
-            f[BOUNDS], f[ORDER] = top + 2 * size, top + 3 * size
-            top += 4 * size
+            f[BOUNDS], f[ORDER] = top + 4 * size, top + 5 * size
+            top += 6 * size
             bound = 0
-            start = f[BUF]
+            start = f[RED]
             for g in range(groups):
-                end = f[BUF] + arena[f[ENDS] + g]
+                end = f[RED] + arena[f[ENDS] + g]
                 arena[f[BOUNDS] + g] = _bound(arena[start:end], slots, entries, pool)
                 bound += arena[f[BOUNDS] + g]
                 start = end
@@ -468,15 +536,15 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             f[AT] += 1
             f[LEFT] -= arena[f[BOUNDS] + g]
             f[CHILD_CAP] = f[THRESHOLD] - f[TOTAL] - f[LEFT]
-            lo = f[BUF] + (arena[f[ENDS] + g - 1] if g > 0 else 0)
-            hi = f[BUF] + arena[f[ENDS] + g]
+            lo = f[RED] + (arena[f[ENDS] + g - 1] if g > 0 else 0)
+            hi = f[RED] + arena[f[ENDS] + g]
             value = _quick(arena[lo:hi], f[CHILD_CAP], tables, work, slots, entries, pool, meta)
             if value >= 0:
                 phase = 3
                 continue
             d += 1
             child = frames[d]
-            child[LO], child[SIZE], child[CAP] = lo, hi - lo, f[CHILD_CAP]
+            child[LO], child[SIZE], child[CAP], child[LIVING] = lo + 1, hi - lo - 1, f[CHILD_CAP], arena[lo]
             phase = 0
         elif phase == 3:  # a value for the outcome being summed
             f[TOTAL] += value
@@ -491,7 +559,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         else:  # this frame's result
             if d == 0:
                 return value
-            state_here = arena[f[LO] : f[LO] + f[SIZE]]
+            state_here = arena[f[LO] - 1 : f[LO] + f[SIZE]]
             meta[SOLVED] += 1
             _store(
                 state_here,
@@ -509,36 +577,30 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             phase = 3
 
 
-@njit(**_JIT)
-def _union(state):
-    union = 0
-    for m in state:
-        union |= m
-    return union
-
-
 class CompiledEngine:
     """The search compiled by numba, for boards of at most 63 cells: the same answers as ``PythonEngine``.
 
-    ``max_states`` bounds the memo (canonical states and their aliases; past it the
-    table starts afresh, still exact), so memory stays bounded: about 160 bytes a
-    state plus 8 bytes a stored layout.
+    ``max_states`` bounds the memo (canonical states and their aliases; past it, or
+    past ``POOL_LAYOUTS`` layouts a key on average, the table starts afresh, still
+    exact), so memory stays bounded: about 100 bytes a state plus 8 bytes a stored
+    layout, taken as the memo fills (at most ~6 GB at the default 4M states).
     """
 
     name = "compiled"
 
-    def __init__(self, geometry: Geometry, symmetry: bool, max_states: int):
+    def __init__(self, geometry: Geometry, symmetry: bool, max_states: int, dead: bool = False):
         n = geometry.n
         if n > BITMASK_CELLS:
             raise ValueError(f"the compiled engine takes boards of at most {BITMASK_CELLS} cells, not {n}")
-        self.geometry, self.max_states = geometry, max_states
+        self.geometry, self.max_states, self.dead = geometry, max_states, dead
         self._full = geometry.full
         self._neighbours = np.array(geometry.neighbours, np.int64)
         self._tables = _symmetry_tables(geometry) if symmetry else np.zeros((0, (n + 7) // 8, 256), np.int64)
         entries = 2 * max_states + 2  # a canonical entry and an alias per state
-        self._slots = np.full(1 << (2 * entries).bit_length(), -1, np.int64)
+        self._slots = np.zeros(1 << (2 * entries).bit_length(), np.int64)  # entry + 1, 0 if empty: untouched
+        # pages of zeros cost no memory, so a roomy memo costs nothing until it is used
         self._entries = np.zeros((entries, 6), np.int64)
-        self._pool = np.empty(32 * entries, np.int64)  # untouched pages cost no memory
+        self._pool = np.empty(POOL_LAYOUTS * entries, np.int64)  # untouched pages cost no memory
         self._meta = np.zeros(5, np.int64)
 
     @property
@@ -566,6 +628,7 @@ class CompiledEngine:
             self._entries,
             self._pool,
             self._meta,
+            self.dead,
         )
 
     def _run(self, function, *args) -> int:
@@ -594,7 +657,7 @@ class CompiledEngine:
         return int(box[0])
 
     def _forget(self) -> None:
-        self._slots[:] = -1
+        self._slots[:] = 0
         self._meta[[ENTRIES, POOL_USED, ABORT]] = 0
 
 

@@ -63,6 +63,19 @@ class Geometry:
                 best = image
         return best
 
+    def canonical_state(self, living: int, layouts: Layouts) -> tuple[int, Layouts]:
+        """The smallest image of a search state (living cells, sorted layouts) under the board's symmetries:
+        the smallest image of the living cells first, then of the layouts."""
+        best = (living, layouts)
+        for tables in self.chunk_tables:
+            image = _apply(tables, living)
+            if image > best[0]:  # most symmetries lose on the living cells alone
+                continue
+            candidate = (image, tuple(sorted(_apply(tables, mask) for mask in layouts)))
+            if candidate < best:
+                best = candidate
+        return best
+
     def orbits(self) -> list[list[Cell]]:
         """The cells grouped by symmetry, each orbit sorted row by row, orbits by first cell."""
         seen, orbits = set(), []

@@ -86,14 +86,22 @@ ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
 COMPILED_CELLS = BITMASK_CELLS  # the compiled engine's layouts are int64 bitmasks
 # States a memo keeps before it starts afresh (still exact), by engine: a Python state costs far more memory.
-DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 2_000_000}
+DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 4_000_000}
 
 
 def make_engine(
-    geometry: Geometry, mines: int, engine: str = "auto", symmetry: bool = True, max_states: int | None = None
+    geometry: Geometry,
+    mines: int,
+    engine: str = "auto",
+    symmetry: bool = True,
+    max_states: int | None = None,
+    dead: bool = False,
 ) -> Engine:
     """The engine for a board: ``python``, ``compiled``, or ``auto``: compiled when the board has at most
-    ``COMPILED_CELLS`` cells and more than ``AUTO_LAYOUTS`` starting layouts, else python."""
+    ``COMPILED_CELLS`` cells and more than ``AUTO_LAYOUTS`` starting layouts, else python.
+
+    ``symmetry`` and ``dead`` switch two of the search's ideas (``minelib.search``): states keyed up to
+    the board's symmetries, and dead cells left out of the state. Off, they change the work, never a value."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r} (expected one of {', '.join(ENGINES)})")
     if max_states is not None and max_states < 1:
@@ -102,10 +110,10 @@ def make_engine(
         raise ValueError(f"the compiled engine takes boards of at most {COMPILED_CELLS} cells, not {geometry.n}")
     fits = geometry.n <= COMPILED_CELLS and comb(geometry.n, max(mines, 0)) > AUTO_LAYOUTS
     if engine == "python" or (engine == "auto" and not fits):
-        return PythonEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["python"])
+        return PythonEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["python"], dead)
     from minelib.kernel import CompiledEngine  # numba compiles (or loads) the search on first use
 
-    return CompiledEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["compiled"])
+    return CompiledEngine(geometry, symmetry, max_states or DEFAULT_MAX_STATES["compiled"], dead)
 
 
 class OptimalSolver:
@@ -118,6 +126,7 @@ class OptimalSolver:
         engine: str = "auto",
         symmetry: bool = True,
         max_states: int | None = None,
+        dead: bool = False,
     ):
         self.size = BoardSize.of(size)
         check_mines(Board.unopened(self.size), mines)
@@ -125,7 +134,7 @@ class OptimalSolver:
             raise ValueError(f"{mines} mines leave no safe cell on a {self.size} board")
         self.mines = mines
         self.geometry = Geometry.of(self.size)
-        self.engine = make_engine(self.geometry, mines, engine, symmetry, max_states)
+        self.engine = make_engine(self.geometry, mines, engine, symmetry, max_states, dead)
 
     @property
     def solved(self) -> int:
@@ -150,16 +159,21 @@ class OptimalSolver:
         for orbit in self.geometry.orbits():
             cell = orbit[0]
             i = self.size.cell_id(cell)
-            if first_click == "none":
-                layouts = everything
-            elif first_click == "safe":
-                layouts = self.all_layouts(forbidden=1 << i)
-            else:
-                layouts = self.all_layouts(forbidden=(1 << i) | self.geometry.neighbours[i])
+            layouts = everything or self.first_click_layouts(cell, first_click)
             value = Fraction(self.engine.click(layouts, i, 0), len(layouts)) if layouts else Fraction(0)
             values.update(dict.fromkeys(orbit, value))
             counts.update(dict.fromkeys(orbit, len(layouts)))
         return self._result(values, start, before, counts)
+
+    def first_click_layouts(self, cell: Cell, first_click: str = "none") -> Layouts:
+        """The layouts a first click on ``cell`` is played over under a first-click rule, sorted."""
+        check_first_click(first_click)
+        i = self.size.cell_id(cell)
+        if first_click == "none":
+            return self.all_layouts()
+        if first_click == "safe":
+            return self.all_layouts(forbidden=1 << i)
+        return self.all_layouts(forbidden=(1 << i) | self.geometry.neighbours[i])
 
     def position(self, board: Board | str) -> Result:
         """Every candidate move's exact win probability in a position of this size and mine count."""

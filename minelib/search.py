@@ -12,12 +12,24 @@ over the cells (row by row). Ideas that keep the search exact and make it fast:
 * **Branch and bound.** A move wins at most the layouts in which it is safe;
   moves are tried safest first, and a move is dropped as soon as it cannot beat
   the best one found.
+* **Only what can still be learned** (``dead=True``). A cell is *dead* when it
+  shows the same number in every layout where it is safe: opening it can only
+  lose, never inform, so a best strategy opens it last (after any strategy that
+  opens it now, play the same moves and open it at the end: every layout won
+  before is won still). A state is then the set of cells still *living* (at
+  least two numbers possible) with the layouts cut down to those cells and their
+  neighbours, the only bits their numbers read; layouts equal there are one
+  (they can never be told apart, and at most one of them can be won, so the win
+  count is the same). States that differ only in dead cells become one, and a
+  state with no living cell wins exactly one layout. With ``dead=False`` the
+  living cells are every uncertain cell and nothing is cut: the search as before.
 * **Symmetry.** States are memoized under a canonical key: the smallest image of
-  the layout set under the board's rotations and reflections
-  (``minelib.layouts.Geometry.canonical``, the minlex idea of article 004).
+  (living cells, layouts) under the board's rotations and reflections
+  (``minelib.layouts.Geometry.canonical_state``, the minlex idea of article 004).
 
-``minelib.kernel.CompiledEngine`` is the same search compiled with numba; its
-docstring maps each function here to its twin there.
+A state is the pair ``(living, layouts)``. ``minelib.kernel.CompiledEngine`` is
+the same search compiled with numba; its docstring maps each function here to its
+twin there.
 """
 
 from __future__ import annotations
@@ -25,6 +37,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from minelib.layouts import Geometry, Layouts
+
+State = tuple[int, Layouts]  # (living cells, the layouts cut down to them and their neighbours)
 
 
 class PythonEngine:
@@ -37,43 +51,45 @@ class PythonEngine:
 
     name = "python"
 
-    def __init__(self, geometry: Geometry, symmetry: bool, max_states: int):
+    def __init__(self, geometry: Geometry, symmetry: bool, max_states: int, dead: bool = False):
         self.geometry = geometry
         self.symmetry = symmetry and len(geometry.symmetries) > 1
         self.max_states = max_states
+        self.dead = dead
         self.solved = 0  # states solved, over all calls
         self.clears = 0  # times the memo was full and started afresh
-        self.memo: dict[Layouts, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
-        self.aliases: dict[Layouts, Layouts] = {}  # state as met -> canonical state
+        self.memo: dict[State, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
+        self.aliases: dict[State, State] = {}  # state as met -> canonical state
 
-    def wins(self, layouts: Layouts, cap: int = -1) -> int:
+    def wins(self, state: State, cap: int = -1) -> int:
         """How many layouts of a closed state optimal play wins.
 
         Bounded: if that number is at most ``cap``, the answer may be any upper
         bound of it that is itself at most ``cap`` (the caller only needs to know
         the state cannot beat ``cap``). Above ``cap`` the answer is exact.
         """
-        if len(layouts) <= 2:  # one layout is known; of two, a cell that differs decides (safe half the time)
+        living, layouts = state
+        if len(layouts) <= 2 or not living:  # one layout is known; of two, a cell that differs decides
             return 1
-        key = self._key(layouts)
+        key = self._key(state)
         value, exact = self.memo.get(key, (len(layouts) - 1, False))
         if exact or value <= cap:
             return value
-        value, exact = self._best(layouts, cap)
+        value, exact = self._best(state, cap)
         self._make_room()
         self.memo[key] = (value, exact)
         self.solved += 1
         return value
 
-    def _key(self, layouts: Layouts) -> Layouts:
+    def _key(self, state: State) -> State:
         """The memo key of a state: its canonical form, looked up by the raw form first."""
         if not self.symmetry:
-            return layouts
-        key = self.aliases.get(layouts)
+            return state
+        key = self.aliases.get(state)
         if key is None:  # a state is met again and again; canonicalize it once
-            key = self.geometry.canonical(layouts)
+            key = self.geometry.canonical_state(*state)
             self._make_room()
-            self.aliases[layouts] = key
+            self.aliases[state] = key
         return key
 
     def _make_room(self) -> None:
@@ -83,27 +99,23 @@ class PythonEngine:
             self.aliases.clear()
             self.clears += 1
 
-    def _bound(self, layouts: Layouts) -> int:
+    def _bound(self, state: State) -> int:
         """An upper bound of ``wins`` for a closed state, without searching it.
 
-        With n >= 3 layouts every move is a mine in at least one, so n - 1; a
-        state met before has its stored value or bound.
+        Every move is a living cell, a mine in at least the fewest layouts any of
+        them is: at most n minus that; a state met before has its stored value or bound.
         """
-        if len(layouts) <= 2:
+        living, layouts = state
+        if len(layouts) <= 2 or not living:
             return 1
-        key = self.aliases.get(layouts, layouts) if self.symmetry else layouts
+        key = self.aliases.get(state, state) if self.symmetry else state
         known = self.memo.get(key)
         if known:
             return known[0]
-        union = inter = layouts[0]
-        for mask in layouts:
-            union |= mask
-            inter &= mask
-        uncertain = union & ~inter
         fewest = len(layouts)
-        while uncertain:
-            bit = uncertain & -uncertain
-            uncertain ^= bit
+        while living:
+            bit = living & -living
+            living ^= bit
             mines = 0
             for mask in layouts:
                 if mask & bit:
@@ -116,24 +128,20 @@ class PythonEngine:
                     break
         return len(layouts) - fewest
 
-    def _best(self, layouts: Layouts, cap: int) -> tuple[int, bool]:
+    def _best(self, state: State, cap: int) -> tuple[int, bool]:
         """(win count, exact?) of the best move: exact if above ``cap``, else an upper bound <= cap."""
-        union = inter = layouts[0]
-        for mask in layouts:
-            union |= mask
-            inter &= mask
-        opened = self.geometry.full & ~union
+        living, layouts = state
         moves = []
-        for i in range(self.geometry.n):
+        for i in range(living.bit_length()):
             bit = 1 << i
-            if union & bit and not inter & bit:
+            if living & bit:
                 moves.append((sum(1 for mask in layouts if not mask & bit), i))
         moves.sort(reverse=True)
         best = skipped = 0  # skipped: the largest bound of a move passed over without search
         for safe, i in moves:
             if safe <= max(best, cap):  # neither this move nor any later one can do better
                 return max(best, safe, skipped), best > cap
-            states = self.outcomes(layouts, i, opened)
+            states = self.outcomes(layouts, i, living)
             bound = sum(map(self._bound, states))
             if bound <= max(best, cap):
                 skipped = max(skipped, bound)
@@ -141,51 +149,71 @@ class PythonEngine:
                 best = max(best, self._sum(states, floor=max(best, cap)))
         return max(best, skipped), best > cap
 
-    def outcomes(self, layouts: Layouts, i: int, opened: int) -> list[Layouts]:
-        """The closed states that opening cell i can lead to (free openings included)."""
+    def outcomes(self, layouts: Layouts, i: int, candidates: int) -> list[State]:
+        """The closed states that opening cell i can lead to (free openings included).
+
+        ``candidates``: the cells that may still inform (the living cells, or every
+        unopened cell at the first move); only they are opened for free or stay living.
+        """
         bit, around = 1 << i, self.geometry.neighbours[i]
+        candidates &= ~bit
         groups: dict[int, list[int]] = defaultdict(list)
         for mask in layouts:
             if not mask & bit:
                 groups[(mask & around).bit_count()].append(mask)
-        states: list[Layouts] = []
+        states: list[State] = []
         for group in groups.values():
-            if len(group) == 1:  # one layout: nothing left to find
-                states.append(tuple(group))
-            else:
-                self._close(tuple(group), opened | bit, states)
+            self._close(group, candidates, candidates, states)
         return states
 
-    def _close(self, layouts: Layouts, opened: int, states: list[Layouts]) -> None:
-        """Open every cell safe in all ``layouts``, splitting them by what those cells show."""
+    def _close(self, layouts: list[int], candidates: int, unseen: int, states: list[State]) -> None:
+        """Open every candidate cell safe in all ``layouts``, splitting them by what those cells show."""
         union = 0
         for mask in layouts:
             union |= mask
-        new = self.geometry.full & ~union & ~opened
-        if not new:
-            states.append(layouts)
+        new = unseen & ~union
+        if not new or len(layouts) == 1:
+            states.append(self._reduce(layouts, candidates))
             return
         classes: dict[int, list[int]] = defaultdict(list)
-        if new & (new - 1) == 0:  # one cell opens: split by its number
-            around = self.geometry.neighbours[new.bit_length() - 1]
-            for mask in layouts:
-                classes[(mask & around).bit_count()].append(mask)
-        else:
-            arounds = [self.geometry.neighbours[i] for i in range(new.bit_length()) if new >> i & 1]
-            for mask in layouts:
-                key = 0
-                for around in arounds:
-                    key = key << 4 | (mask & around).bit_count()
-                classes[key].append(mask)
+        arounds = [self.geometry.neighbours[i] for i in range(new.bit_length()) if new >> i & 1]
+        for mask in layouts:
+            key = 0
+            for around in arounds:
+                key = key << 4 | (mask & around).bit_count()
+            classes[key].append(mask)
         for group in classes.values():
-            if len(group) == 1:
-                states.append(tuple(group))
-            else:
-                self._close(tuple(group), opened | new, states)
+            self._close(group, candidates, unseen & ~new, states)
 
-    def _sum(self, states: list[Layouts], floor: int = -1) -> int:
+    def _reduce(self, layouts: list[int], candidates: int) -> State:
+        """A closed group of layouts as a state: its living cells among ``candidates``, and (with ``dead``)
+        the layouts cut down to those cells and their neighbours, each distinct cut once."""
+        if not self.dead:
+            union = inter = layouts[0]
+            for mask in layouts:
+                union |= mask
+                inter &= mask
+            return union & ~inter & candidates, tuple(sorted(layouts))
+        living = keep = 0
+        neighbours = self.geometry.neighbours
+        while candidates:
+            bit = candidates & -candidates
+            candidates ^= bit
+            around, seen = neighbours[bit.bit_length() - 1], -1
+            for mask in layouts:
+                if not mask & bit:
+                    number = (mask & around).bit_count()
+                    if seen < 0:
+                        seen = number
+                    elif number != seen:
+                        living |= bit
+                        keep |= bit | around
+                        break
+        return living, tuple(sorted({mask & keep for mask in layouts}))
+
+    def _sum(self, states: list[State], floor: int = -1) -> int:
         """Sum of ``wins`` over states reached by chance: exact if above ``floor``, else a bound <= floor."""
-        bounded = sorted(((self._bound(state), state) for state in states), key=lambda b: (-b[0], b[1][0]))
+        bounded = sorted(((self._bound(state), state) for state in states), key=lambda b: (-b[0], b[1][1][0]))
         left = sum(bound for bound, _ in bounded)
         total = 0
         for bound, state in bounded:
@@ -199,7 +227,7 @@ class PythonEngine:
 
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """The exact win count of opening cell i (``opened``: cells already open)."""
-        return self._sum(self.outcomes(layouts, i, opened))
+        return self._sum(self.outcomes(layouts, i, self.geometry.full & ~opened))
 
 
-__all__ = ["PythonEngine"]
+__all__ = ["PythonEngine", "State"]

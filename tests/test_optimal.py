@@ -57,6 +57,33 @@ def test_every_first_click_agrees_with_minimax(height, width, mines, rule):
         assert result.best_moves == [c for c in size.cells() if expected[c] == result.probability]
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("height, width, mines", [(h, w, k) for h, w, k in TINY if h > 1 and k <= 4])
+def test_leaving_dead_cells_out_agrees_with_minimax(height, width, mines, engine):
+    size = BoardSize(height, width)
+    for rule in FIRST_CLICK_RULES:
+        result = OptimalSolver(size, mines, engine, dead=True).first_move(rule)
+        assert result.move_values == minimax_first_moves(size, mines, rule), rule
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("size, mines, rule", [("3x4", 4, "safe"), ("4x4", 5, "safe"), ("3x5", 6, "none")])
+def test_leaving_dead_cells_out_changes_nothing_but_the_work(size, mines, rule, engine):
+    plain = OptimalSolver(size, mines, engine).first_move(rule)
+    reduced = OptimalSolver(size, mines, engine, dead=True).first_move(rule)
+    assert reduced.move_values == plain.move_values
+    assert reduced.states < plain.states  # states that differ only in dead cells are one
+
+
+def test_a_state_without_a_living_cell_wins_one_layout():
+    # 2x2 with 2 mines: (0, 0), if safe, shows 2 in all three layouts left, and each other cell is safe in
+    # one of them only: nothing can be learned but by dying, so no cell is living and one layout is won
+    solver = OptimalSolver("2x2", 2, "python", dead=True)
+    states = solver.engine.outcomes(solver.all_layouts(), 0, solver.geometry.full)
+    assert {living for living, _ in states} == {0}
+    assert [solver.engine.wins(state) for state in states] == [1] * len(states)
+
+
 @st.composite
 def small_positions(draw):
     """A position on a board of at most 8 cells, from a real layout, with a few cells opened."""
@@ -84,6 +111,8 @@ def test_positions_agree_with_minimax(position):
     for engine in ENGINES:
         result = OptimalSolver(board.size, mines, engine).position(board)
         assert result.move_values == expected, engine
+        result = OptimalSolver(board.size, mines, engine, dead=True).position(board)
+        assert result.move_values == expected, (engine, "dead")
         assert result.probability == max(expected.values())
 
 
