@@ -115,6 +115,7 @@ def _tables(args) -> None:
             engine=args.engine,
             max_states=args.max_states,
             client=client,
+            workers=args.workers,
         )
     print(
         f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
@@ -310,6 +311,13 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--db", default="results/optimal.sqlite", help="the SQLite file (default %(default)s)")
     table.add_argument("--engine", choices=ENGINES, default="auto", help="as for optimal (default auto)")
     table.add_argument("--max-states", type=int, default=None, help="as for optimal")
+    table.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="solve each entry in pieces (first click and number) on N processes, each piece kept as it "
+        "finishes: for entries longer than a sitting",
+    )
     table.add_argument("--quiet", action="store_true", help="no progress bar")
     table.add_argument("--scheduler", metavar="ADDRESS", help="search on this Dask cluster (e.g. tcp://host:8786)")
     table.set_defaults(run=_tables)

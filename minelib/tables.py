@@ -5,15 +5,24 @@ first, and commits each result the moment it is known: interrupt it and run it
 again, and it resumes where it stopped. A board that passes the time cap is
 recorded as such (and retried when asked with a larger cap). ``load_table``
 reads the results back for the notebooks.
+
+An entry too long for one sitting is solved in *pieces* (``workers=N``): one per
+first click (a cell of each symmetry orbit) and number it shows. A piece's win
+count is independent of the others' (the click's value is their sum over its
+layouts), so the pieces run on N processes and each is committed to the
+``pieces`` table as it finishes; an interrupted or capped entry resumes from the
+pieces it has.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from concurrent.futures import as_completed
 from dataclasses import dataclass
@@ -21,7 +30,7 @@ from fractions import Fraction
 from math import comb
 from pathlib import Path
 
-from minelib.board import BoardSize
+from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import FIRST_CLICK_RULES, check_first_click
 from minelib.layouts import SOLVER_LAYOUTS
@@ -39,6 +48,17 @@ CREATE TABLE IF NOT EXISTS optimal (
     capped_at REAL,              -- the cap (s) that stopped it, or NULL when solved
     derived_from TEXT,           -- 'safe' for a 'none' entry derived from the safe one (see derive_none)
     PRIMARY KEY (height, width, mines, rule)
+)
+"""
+PIECES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS pieces (
+    height INTEGER NOT NULL, width INTEGER NOT NULL, mines INTEGER NOT NULL, rule TEXT NOT NULL,
+    y INTEGER NOT NULL, x INTEGER NOT NULL,  -- the first click: one cell of each symmetry orbit
+    number INTEGER NOT NULL,                 -- the number it shows
+    layouts INTEGER NOT NULL,                -- the layouts (of the rule's) where it shows that number
+    wins INTEGER NOT NULL,                   -- how many of them optimal play wins
+    states INTEGER, seconds REAL,
+    PRIMARY KEY (height, width, mines, rule, y, x, number)
 )
 """
 COLUMNS = (
@@ -113,6 +133,7 @@ def connect(path: Path | str) -> sqlite3.Connection:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path)
     connection.execute(SCHEMA)
+    connection.execute(PIECES_SCHEMA)
     if "derived_from" not in {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}:
         connection.execute("ALTER TABLE optimal ADD COLUMN derived_from TEXT")  # a table from before the column
     return connection
@@ -126,12 +147,14 @@ def fill_table(
     engine: str = "auto",
     max_states: int | None = None,
     client=None,
+    workers: int | None = None,
 ) -> dict:
     """Solve every task not yet in the table (or capped below ``cap``); commit each at once.
 
     ``engine`` and ``max_states`` (the memo's bound; the engine's default when None)
     are passed to ``OptimalSolver``. With a Dask ``client`` the searches run on the
-    cluster, in parallel, each committed here as it comes back.
+    cluster, in parallel, each committed here as it comes back. With ``workers``,
+    each entry is solved in pieces on that many processes (``solve_in_pieces``).
 
     A ``none`` entry whose ``safe`` entry is solved is derived from it (``derive_none``)
     instead of searched. Returns how many were solved now (derived ones included),
@@ -139,6 +162,8 @@ def fill_table(
     """
     from tqdm.auto import tqdm
 
+    if workers is not None and (workers < 1 or client is not None):
+        raise ValueError(f"workers must be a positive number of local processes (not {workers} with a cluster)")
     counts = {"solved": 0, "already": 0, "capped": 0}
     with connect(path) as connection:
         done = {
@@ -159,7 +184,13 @@ def fill_table(
             bar.update()
 
         try:
-            if client is None:
+            if client is None and workers is not None:
+                for task in pending:
+                    keep(
+                        _derived_row(connection, task)
+                        or solve_in_pieces(connection, task, workers, cap, engine, max_states, progress)
+                    )
+            elif client is None:
                 for task in pending:
                     keep(_derived_row(connection, task) or _solved_row(task, cap, engine, max_states))
             else:
@@ -239,6 +270,126 @@ def _solved_row_apart(task: Task, cap: float | None, engine: str, max_states: in
     found = json.loads(answer.stdout)
     values = {_cell(c): Fraction(v) for c, v in found["move_values"].items()}
     return row | _result_columns(values, found["states"], found["seconds"])
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A first click on ``cell`` showing ``number``: the layouts where it does, searched on their own."""
+
+    task: Task
+    cell: Cell
+    number: int
+    layouts: int
+
+
+def pieces(task: Task) -> tuple[list[Piece], dict[Cell, int]]:
+    """The pieces of an entry (largest first), and every first click's layouts (the denominators;
+    under ``none`` they include the layouts lost on the first click)."""
+    solver = OptimalSolver(task.size, task.mines, engine="python")
+    found, totals = [], {}
+    for orbit in solver.geometry.orbits():
+        layouts = solver.first_click_layouts(orbit[0], task.rule)
+        totals[orbit[0]] = len(layouts)
+        for number, part in _by_number(solver, orbit[0], layouts).items():
+            found.append(Piece(task, orbit[0], number, len(part)))
+    return sorted(found, key=lambda p: (-p.layouts, p.cell, p.number)), totals
+
+
+def _by_number(solver: OptimalSolver, cell: Cell, layouts: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """The layouts where ``cell`` is safe, by the number it shows."""
+    bit, around = solver.geometry.bit(cell), solver.geometry.neighbours[solver.size.cell_id(cell)]
+    parts: dict[int, list[int]] = {}
+    for mask in layouts:
+        if not mask & bit:
+            parts.setdefault((mask & around).bit_count(), []).append(mask)
+    return {number: tuple(part) for number, part in sorted(parts.items())}
+
+
+_SOLVERS: dict[tuple, OptimalSolver] = {}  # a worker keeps one solver (and its memo) across the pieces of an entry
+
+
+def _solve_piece(piece: Piece, engine: str, max_states: int | None) -> tuple[Piece, int, int, float]:
+    """(piece, wins, states, seconds): the exact win count of a piece, in a worker process."""
+    task = piece.task
+    key = (task.height, task.width, task.mines, engine, max_states)
+    if key not in _SOLVERS:
+        _SOLVERS.clear()  # one entry at a time: the memo of the last one is no use
+        _SOLVERS[key] = OptimalSolver(task.size, task.mines, engine, max_states=max_states)
+    solver = _SOLVERS[key]
+    layouts = _by_number(solver, piece.cell, solver.first_click_layouts(piece.cell, task.rule))[piece.number]
+    before, start = solver.solved, time.perf_counter()
+    wins = solver.engine.click(layouts, solver.size.cell_id(piece.cell), 0)
+    return piece, wins, solver.solved - before, time.perf_counter() - start
+
+
+def _solve_piece_star(args: tuple) -> tuple[Piece, int, int, float]:
+    return _solve_piece(*args)
+
+
+def solve_in_pieces(
+    connection: sqlite3.Connection,
+    task: Task,
+    workers: int,
+    cap: float | None = None,
+    engine: str = "auto",
+    max_states: int | None = None,
+    progress: bool = True,
+) -> dict:
+    """An entry's row, from its pieces: those in the ``pieces`` table are reused, the others solved on
+    ``workers`` processes and committed one by one. Past ``cap`` seconds (wall clock, this call) the
+    workers are stopped and the row says so; the finished pieces stay for the next run."""
+    from tqdm.auto import tqdm
+
+    todo, totals = pieces(task)
+    key = (task.height, task.width, task.mines, task.rule)
+    done = {
+        (y, x, number): (wins, states, seconds)
+        for y, x, number, wins, states, seconds in connection.execute(
+            "SELECT y, x, number, wins, states, seconds FROM pieces "
+            "WHERE height = ? AND width = ? AND mines = ? AND rule = ?",
+            key,
+        )
+    }
+    left = [p for p in todo if p.cell + (p.number,) not in done]
+    deadline = None if cap is None else time.monotonic() + cap
+    row = {"height": task.height, "width": task.width, "mines": task.mines, "rule": task.rule}
+    bar = tqdm(
+        total=len(todo),
+        initial=len(todo) - len(left),
+        desc=f"{task.size}/{task.mines} {task.rule} pieces",
+        unit="piece",
+        leave=False,
+        disable=not progress,
+    )
+    pool = multiprocessing.Pool(min(workers, len(left)) or 1)
+    try:
+        results = pool.imap_unordered(_solve_piece_star, [(p, engine, max_states) for p in left])
+        for _ in left:
+            wait = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+            try:
+                piece, wins, states, seconds = results.next(timeout=wait)
+            except multiprocessing.TimeoutError:
+                return row | {"capped_at": cap}
+            connection.execute(
+                "INSERT OR REPLACE INTO pieces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*key, *piece.cell, piece.number, piece.layouts, wins, states, seconds),
+            )
+            connection.commit()
+            done[piece.cell + (piece.number,)] = (wins, states, seconds)
+            bar.update()
+    finally:
+        pool.terminate()
+        pool.join()
+        bar.close()
+    values: dict[Cell, Fraction] = {}
+    geometry = OptimalSolver(task.size, task.mines, engine="python").geometry
+    for orbit in geometry.orbits():
+        won = sum(wins for (y, x, _), (wins, _, _) in done.items() if (y, x) == orbit[0])
+        total = totals[orbit[0]]
+        values.update(dict.fromkeys(orbit, Fraction(won, total) if total else Fraction(0)))
+    states = sum(s for _, s, _ in done.values())
+    seconds = sum(t for _, _, t in done.values())
+    return row | _result_columns(values, states, seconds)
 
 
 def _result_columns(values: dict[tuple[int, int], Fraction], states: int, seconds: float) -> dict:
@@ -360,6 +511,7 @@ __all__ = [
     "COLUMNS",
     "SCHEMA",
     "Entry",
+    "Piece",
     "Task",
     "boards_up_to",
     "by_size",
@@ -368,6 +520,8 @@ __all__ = [
     "derive_none",
     "fill_table",
     "load_table",
+    "pieces",
     "resolve_agrees",
+    "solve_in_pieces",
     "tasks",
 ]

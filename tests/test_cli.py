@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from minelib.tables import load_table
+
 BOARD = "..1F\n..11\n..00\n"
 
 
@@ -175,11 +177,22 @@ def test_tables_fills_then_resumes(tmp_path):
     assert again.returncode == 0 and " 0 solved now" in again.stdout and "already there" in again.stdout
 
 
+def test_tables_in_pieces_fill_the_same_table(tmp_path):
+    whole, in_pieces = tmp_path / "whole.sqlite", tmp_path / "pieces.sqlite"
+    assert run("tables", "--side", "3", "--rules", "safe", "--db", str(whole), "--quiet").returncode == 0
+    result = run("tables", "--side", "3", "--rules", "safe", "--workers", "2", "--db", str(in_pieces), "--quiet")
+    assert result.returncode == 0 and "already there" in result.stdout
+    assert [(e.task, e.move_values) for e in load_table(in_pieces)] == [
+        (e.task, e.move_values) for e in load_table(whole)
+    ]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["tables", "--rules", "corner"], "unknown first-click rule 'corner'"),
         (["tables", "--strips", "2y3"], "board size must look like HxW"),
+        (["tables", "--workers", "0"], "workers must be a positive number"),
     ],
 )
 def test_tables_rejects_bad_options(args, message, tmp_path):

@@ -1,12 +1,24 @@
 """The SQLite tables: filled incrementally, resumable, capped entries retried, read back exactly."""
 
 import sqlite3
+from fractions import Fraction
 from math import comb
 
 import pytest
 
+from minelib.layouts import Geometry
 from minelib.optimal import solve
-from minelib.tables import SCHEMA, Task, boards_up_to, capped, derive_none, fill_table, load_table, tasks
+from minelib.tables import (
+    SCHEMA,
+    Task,
+    boards_up_to,
+    capped,
+    derive_none,
+    fill_table,
+    load_table,
+    pieces,
+    tasks,
+)
 
 
 def test_tasks_cover_every_mine_count_and_rule_easiest_first():
@@ -112,3 +124,62 @@ def test_starting_layouts_follow_the_rule():
     assert Task(5, 5, 10, "safe").layouts == comb(24, 10)
     assert Task(5, 5, 10, "zero").layouts == comb(21, 10)
     assert Task(1, 6, 2, "zero").layouts == comb(4, 2)  # the end of a strip has one neighbour
+
+
+def test_pieces_cover_every_first_click_and_number():
+    found, totals = pieces(Task(3, 3, 2, "none"))
+    assert totals == {(0, 0): comb(9, 2), (0, 1): comb(9, 2), (1, 1): comb(9, 2)}  # one cell per orbit
+    for cell in totals:  # every layout where the click is safe lies in exactly one piece of that click
+        assert sum(p.layouts for p in found if p.cell == cell) == comb(8, 2)
+    assert [p.layouts for p in found] == sorted((p.layouts for p in found), reverse=True)
+    assert {p.number for p in found if p.cell == (1, 1)} == {2}  # the centre sees both mines
+
+
+@pytest.mark.parametrize("task", [Task(3, 4, 3, "none"), Task(4, 4, 4, "safe"), Task(3, 4, 3, "zero")])
+def test_an_entry_solved_in_pieces_equals_the_whole_search(tmp_path, task):
+    path = tmp_path / "t.sqlite"
+    assert fill_table(path, [task], progress=False, workers=2) == {"solved": 1, "already": 0, "capped": 0}
+    (entry,) = load_table(path)
+    expected = solve(task.size, task.mines, task.rule)
+    assert (entry.probability, entry.best_moves, entry.move_values) == (
+        expected.probability,
+        expected.best_moves,
+        expected.move_values,
+    )
+    with sqlite3.connect(path) as connection:
+        stored = connection.execute("SELECT COUNT(*), SUM(layouts) FROM pieces").fetchone()
+    found, _ = pieces(task)
+    assert stored == (len(found), sum(p.layouts for p in found))
+
+
+def test_an_entry_in_pieces_resumes_from_the_pieces_it_has(tmp_path):
+    path = tmp_path / "t.sqlite"
+    task = Task(4, 4, 5, "safe")
+    fill_table(path, [task], progress=False, workers=2)
+    (whole,) = load_table(path)
+    with sqlite3.connect(path) as connection:  # as if stopped: the entry and half of its pieces gone,
+        connection.execute("DELETE FROM optimal")  # and a kept piece's count changed to see it reused
+        connection.execute("DELETE FROM pieces WHERE rowid % 2 = 0")
+        kept = connection.execute("SELECT y, x, number, wins FROM pieces ORDER BY layouts DESC LIMIT 1").fetchone()
+        connection.execute("UPDATE pieces SET wins = wins - 1 WHERE y = ? AND x = ? AND number = ?", kept[:3])
+    fill_table(path, [task], progress=False, workers=2)
+    (again,) = load_table(path)
+    cell = tuple(kept[:2])
+    assert again.move_values[cell] == whole.move_values[cell] - Fraction(1, comb(15, 5))
+    orbit = next(o for o in Geometry(task.size).orbits() if cell in o)  # the click's value is shared by its orbit
+    assert {c for c, v in again.move_values.items() if v != whole.move_values[c]} == set(orbit)
+
+
+def test_an_entry_in_pieces_past_the_cap_is_recorded_and_keeps_its_pieces(tmp_path):
+    path = tmp_path / "t.sqlite"
+    task = Task(5, 5, 5, "safe")  # its largest pieces take far longer than the cap
+    assert fill_table(path, [task], cap=3, progress=False, workers=2)["capped"] == 1
+    assert capped(path) == [(task, 3)] and load_table(path) == []
+    with sqlite3.connect(path) as connection:
+        finished = connection.execute("SELECT COUNT(*) FROM pieces").fetchone()[0]
+    assert finished < len(pieces(task)[0])
+
+
+def test_pieces_need_local_workers(tmp_path):
+    with pytest.raises(ValueError, match="workers must be a positive number"):
+        fill_table(tmp_path / "t.sqlite", [Task(2, 2, 1, "none")], progress=False, workers=0)
