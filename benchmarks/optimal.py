@@ -1,14 +1,18 @@
 """Article 000's EfficientEvaluator against the optimal solver, then the solver on larger boards.
 
     python benchmarks/optimal.py [--article-cap S] [--cap S] [--boards 4x4/4,4x5/5,...] [--engines ...]
+                                 [--ideas-boards 4x5/7,5x5/5 --ideas-rule none]
 
 Part 1 times EfficientEvaluator and the solver (compiled engine, and the
 pure-Python one) on the article's boards with 2 mines (first click may hit a
 mine) in the same run and prints the ratios. Part 2 solves larger boards with
 each engine, each run in a fresh process so that its peak memory is its own,
-and prints time, states and peak memory. The compiled engine is warmed up
-(numba's cache loaded) before timing. Runs past a cap are reported as such.
-For reading, not asserting.
+and prints time, states and peak memory. Part 3 measures the search's ideas one
+at a time on the compiled engine, each variant in a fresh process in the same
+run: the memo as it was (2M states, room for 32 layouts a key), the roomy memo
+(the default), and dead cells left out of the states. The compiled engine is
+warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
+such. For reading, not asserting.
 """
 
 import argparse
@@ -96,6 +100,54 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
             )
 
 
+# name -> (OptimalSolver options, the memo's layouts a key): one idea at a time
+IDEAS = {
+    "memo as before": ({"max_states": 2_000_000}, 32),
+    "roomy memo": ({}, None),
+    "+ dead cells out": ({"dead": True}, None),
+}
+
+
+def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
+    import minelib.kernel
+
+    options, pool_layouts = IDEAS[idea]
+    if pool_layouts is not None:
+        minelib.kernel.POOL_LAYOUTS = pool_layouts
+    solve("2x2", 1, engine="compiled")  # warm up: load the compiled kernel
+    start = time.perf_counter()
+    solver = OptimalSolver(size, mines, "compiled", **options)
+    result = solver.first_move(rule)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))
+
+
+def ideas_part(boards: str, rule: str, cap: float) -> None:
+    print(
+        f"\n{'board':<8} {'rule':<5} {'idea':<18} {'probability':>14} {'states':>10} {'clears':>6} {'seconds':>8} "
+        f"{'x fewer':>7} {'x faster':>8} {'peak MB':>8}"
+    )
+    for entry in boards.split(","):
+        size, mines = entry.split("/")
+        base = None
+        for idea in IDEAS:
+            queue = multiprocessing.Queue()
+            child = multiprocessing.Process(target=_idea_in_child, args=(size, int(mines), rule, idea, queue))
+            child.start()
+            child.join(cap)
+            if child.is_alive():
+                child.terminate()
+                print(f"{entry:<8} {rule:<5} {idea:<18} {'over the cap':>14} {'':>10} {'':>6} {f'>{cap:g}':>8}")
+                continue
+            p, states, clears, seconds, peak = queue.get()
+            base = base or (states, seconds)
+            print(
+                f"{entry:<8} {rule:<5} {idea:<18} {p:>14} {states:>10} {clears:>6} {seconds:>8.1f} "
+                f"{base[0] / states:>7.2f} {base[1] / seconds:>8.2f} {peak:>8.0f}",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--article-cap", type=float, default=1200, help="seconds for EfficientEvaluator per board")
@@ -104,10 +156,16 @@ def main() -> None:
     parser.add_argument("--rule", default="none", choices=["none", "safe", "zero"])
     parser.add_argument("--engines", default="compiled,python", help="engines for part 2, comma separated")
     parser.add_argument("--skip-article", action="store_true")
+    parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--ideas-boards", default="4x5/7,5x5/5", help="boards for part 3 ('' to skip it)")
+    parser.add_argument("--ideas-rule", default="none", choices=["none", "safe", "zero"])
     args = parser.parse_args()
     if not args.skip_article:
         article_part(args.article_cap)
-    large_part(args.boards, args.rule, args.cap, args.engines.split(","))
+    if not args.skip_large:
+        large_part(args.boards, args.rule, args.cap, args.engines.split(","))
+    if args.ideas_boards:
+        ideas_part(args.ideas_boards, args.ideas_rule, args.cap)
 
 
 if __name__ == "__main__":

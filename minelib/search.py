@@ -188,12 +188,13 @@ class PythonEngine:
     def _reduce(self, layouts: list[int], candidates: int) -> State:
         """A closed group of layouts as a state: its living cells among ``candidates``, and (with ``dead``)
         the layouts cut down to those cells and their neighbours, each distinct cut once."""
+        union = inter = layouts[0]
+        for mask in layouts:
+            union |= mask
+            inter &= mask
+        candidates &= union & ~inter  # a cell safe in every layout, or in none, shows nothing new
         if not self.dead:
-            union = inter = layouts[0]
-            for mask in layouts:
-                union |= mask
-                inter &= mask
-            return union & ~inter & candidates, tuple(sorted(layouts))
+            return candidates, tuple(sorted(layouts))
         living = keep = 0
         neighbours = self.geometry.neighbours
         while candidates:

@@ -487,6 +487,55 @@ def capped(path: Path | str) -> list[tuple[Task, float]]:
     return [(Task(h, w, k, rule), cap) for h, w, k, rule, cap in rows]
 
 
+@dataclass(frozen=True)
+class Partial:
+    """An entry being solved in pieces: what its finished pieces prove so far."""
+
+    task: Task
+    pieces: int  # pieces finished
+    layouts: int  # the layouts they cover, of ...
+    total: int  # ... every piece's layouts (every first click of an orbit, where it is safe)
+    bounds: dict[Cell, tuple[Fraction, Fraction]]  # each first click's win probability lies in [low, high]
+
+    @property
+    def best(self) -> tuple[Fraction, Fraction]:
+        """Bounds of the entry's value (the best first click's)."""
+        return max(low for low, _ in self.bounds.values()), max(high for _, high in self.bounds.values())
+
+
+def in_progress(path: Path | str) -> list[Partial]:
+    """Every entry with finished pieces but no result yet, with bounds from its pieces: a click's wins are at
+    least those of its finished pieces, and at most those plus every layout of its other pieces."""
+    if not Path(path).exists():
+        raise ValueError(f"no table at {path}: run `python -m minelib tables` first")
+    with connect(path) as connection:
+        solved = set(connection.execute("SELECT height, width, mines, rule FROM optimal WHERE probability IS NOT NULL"))
+        rows = connection.execute(
+            "SELECT height, width, mines, rule, y, x, SUM(layouts), SUM(wins), COUNT(*) FROM pieces "
+            "GROUP BY height, width, mines, rule, y, x ORDER BY height, width, mines, rule, y, x"
+        ).fetchall()
+    found: dict[Task, dict] = {}
+    for h, w, k, rule, y, x, layouts, wins, count in rows:
+        if (h, w, k, rule) not in solved:
+            found.setdefault(Task(h, w, k, rule), {})[(y, x)] = (layouts, wins, count)
+    partials = []
+    for task, done in found.items():
+        solver = OptimalSolver(task.size, task.mines, engine="python")
+        bounds, covered, total, count = {}, 0, 0, 0
+        for orbit in solver.geometry.orbits():
+            cell = orbit[0]
+            i, n, k = solver.size.cell_id(cell), task.height * task.width, task.mines
+            banned = 1 if task.rule != "zero" else 1 + solver.geometry.neighbours[i].bit_count()
+            safe = comb(n - banned, k)  # the layouts of this click's pieces
+            every = comb(n, k) if task.rule == "none" else safe  # the denominator
+            layouts, wins, pieces_done = done.get(cell, (0, 0, 0))
+            covered, total, count = covered + layouts, total + safe, count + pieces_done
+            low, high = Fraction(wins, every or 1), Fraction(wins + safe - layouts, every or 1)
+            bounds.update(dict.fromkeys(orbit, (low, high)))
+        partials.append(Partial(task, count, covered, total, bounds))
+    return partials
+
+
 def resolve_agrees(entries: list[Entry], todo: list[Task], engine: str = "python") -> tuple[int, bool]:
     """Solve ``todo`` again from scratch (into a temporary table) with ``engine``: how many entries, and
     whether each has the stored probability, best moves and every move's value."""
@@ -511,6 +560,7 @@ __all__ = [
     "COLUMNS",
     "SCHEMA",
     "Entry",
+    "Partial",
     "Piece",
     "Task",
     "boards_up_to",
@@ -519,6 +569,7 @@ __all__ = [
     "connect",
     "derive_none",
     "fill_table",
+    "in_progress",
     "load_table",
     "pieces",
     "resolve_agrees",

@@ -15,6 +15,7 @@ from minelib.tables import (
     capped,
     derive_none,
     fill_table,
+    in_progress,
     load_table,
     pieces,
     tasks,
@@ -183,3 +184,23 @@ def test_an_entry_in_pieces_past_the_cap_is_recorded_and_keeps_its_pieces(tmp_pa
 def test_pieces_need_local_workers(tmp_path):
     with pytest.raises(ValueError, match="workers must be a positive number"):
         fill_table(tmp_path / "t.sqlite", [Task(2, 2, 1, "none")], progress=False, workers=0)
+
+
+@pytest.mark.parametrize("rule", ["none", "zero"])
+def test_an_unfinished_entry_is_bounded_by_its_pieces(tmp_path, rule):
+    path = tmp_path / "t.sqlite"
+    task = Task(3, 4, 3, rule)
+    fill_table(path, [task], progress=False, workers=2)
+    (entry,) = load_table(path)
+    assert in_progress(path) == []  # solved entries are not in progress
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM optimal")
+    (every,) = in_progress(path)  # every piece there: the bounds meet at the values
+    assert every.layouts == every.total and every.best == (entry.probability, entry.probability)
+    assert {c: low for c, (low, high) in every.bounds.items()} == entry.move_values
+    with sqlite3.connect(path) as connection:
+        connection.execute("DELETE FROM pieces WHERE rowid % 2 = 0")
+    (partial,) = in_progress(path)
+    assert partial.layouts < partial.total and partial.pieces < every.pieces
+    assert all(low <= entry.move_values[c] <= high for c, (low, high) in partial.bounds.items())
+    assert any(low < high for low, high in partial.bounds.values())
