@@ -77,6 +77,19 @@ def _solve_in_child(size: str, mines: int, rule: str, engine: str, queue) -> Non
     )
 
 
+def in_child(target, args: tuple, cap: float):
+    """Run ``target(*args, queue)`` in a fresh process (its peak memory its own): what it put in the queue,
+    or None past ``cap`` seconds."""
+    queue = multiprocessing.Queue()
+    child = multiprocessing.Process(target=target, args=(*args, queue))
+    child.start()
+    child.join(cap)
+    if child.is_alive():
+        child.terminate()
+        return None
+    return queue.get()
+
+
 def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
     print(
         f"\n{'board':<8} {'rule':<5} {'engine':<9} {'probability':>22} {'value':>8} {'states':>9} "
@@ -85,15 +98,11 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
     for entry in boards.split(","):
         size, mines = entry.split("/")
         for engine in engines:
-            queue = multiprocessing.Queue()
-            child = multiprocessing.Process(target=_solve_in_child, args=(size, int(mines), rule, engine, queue))
-            child.start()
-            child.join(cap)
-            if child.is_alive():
-                child.terminate()
+            found = in_child(_solve_in_child, (size, int(mines), rule, engine), cap)
+            if found is None:
                 print(f"{entry:<8} {rule:<5} {engine:<9} {'over the cap':>22} {'':>8} {'':>9} {f'>{cap:g}':>9}")
                 continue
-            p, value, states, seconds, peak, _ = queue.get()
+            p, value, states, seconds, peak, _ = found
             print(
                 f"{entry:<8} {rule:<5} {engine:<9} {p:>22} {value:>8.4f} {states:>9} {seconds:>9.1f} {peak:>8.0f}",
                 flush=True,
@@ -131,15 +140,11 @@ def ideas_part(boards: str, rule: str, cap: float) -> None:
         size, mines = entry.split("/")
         base = None
         for idea in IDEAS:
-            queue = multiprocessing.Queue()
-            child = multiprocessing.Process(target=_idea_in_child, args=(size, int(mines), rule, idea, queue))
-            child.start()
-            child.join(cap)
-            if child.is_alive():
-                child.terminate()
+            found = in_child(_idea_in_child, (size, int(mines), rule, idea), cap)
+            if found is None:
                 print(f"{entry:<8} {rule:<5} {idea:<18} {'over the cap':>14} {'':>10} {'':>6} {f'>{cap:g}':>8}")
                 continue
-            p, states, clears, seconds, peak = queue.get()
+            p, states, clears, seconds, peak = found
             base = base or (states, seconds)
             print(
                 f"{entry:<8} {rule:<5} {idea:<18} {p:>14} {states:>10} {clears:>6} {seconds:>8.1f} "
