@@ -9,8 +9,10 @@ mine) in the same run and prints the ratios. Part 2 solves larger boards with
 each engine, each run in a fresh process so that its peak memory is its own,
 and prints time, states and peak memory. Part 3 measures the search's ideas one
 at a time on the compiled engine, each variant in a fresh process in the same
-run: the memo as it was (2M states, room for 32 layouts a key), the roomy memo
-(the default), and dead cells left out of the states. The compiled engine is
+run: the memo as it was (2M states, room for 32 layouts a key, cleared when
+full), the roomy memo (the default), dead cells left out of the states, and a
+memo too small for the search (100,000 states) cleared when full or keeping its
+largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
 such. For reading, not asserting.
 """
@@ -109,23 +111,26 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
             )
 
 
-# name -> (OptimalSolver options, the memo's layouts a key): one idea at a time
+# name -> (OptimalSolver options, the memo's layouts a key, keep the largest states when full): one at a time
 IDEAS = {
-    "memo as before": ({"max_states": 2_000_000}, 32),
-    "roomy memo": ({}, None),
-    "+ dead cells out": ({"dead": True}, None),
+    "memo as before": ({"max_states": 2_000_000}, 32, False),
+    "roomy memo": ({}, None, True),
+    "+ dead cells out": ({"dead": True}, None, True),
+    "small memo cleared": ({"max_states": 100_000}, None, False),
+    "small memo, kept": ({"max_states": 100_000}, None, True),
 }
 
 
 def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     import minelib.kernel
 
-    options, pool_layouts = IDEAS[idea]
+    options, pool_layouts, keep = IDEAS[idea]
     if pool_layouts is not None:
         minelib.kernel.POOL_LAYOUTS = pool_layouts
     solve("2x2", 1, engine="compiled")  # warm up: load the compiled kernel
     start = time.perf_counter()
     solver = OptimalSolver(size, mines, "compiled", **options)
+    solver.engine._meta[minelib.kernel.KEEP] = keep
     result = solver.first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from minelib.board import Board, BoardSize
-from minelib.kernel import ABORT, CompiledEngine, click
+from minelib.kernel import ABORT, ENTRIES, KEEP, VALUE, CompiledEngine, _compact, _hash, _lookup, click
 from minelib.layouts import Geometry
 from minelib.optimal import OptimalSolver, solve
 from minelib.search import PythonEngine
@@ -113,3 +113,48 @@ def test_a_position_on_the_largest_compiled_board():
     board = Board.from_text("\n".join(["1" + "." * 8] + ["." * 9] * 6))  # 7x9 = 63 cells
     result = OptimalSolver(BoardSize(7, 9), 1, "compiled").position(board)
     assert result.probability == 1 and result.layouts == 3
+
+
+def _memo(engine) -> dict:
+    """{key: (value, exact, canonical?)} of every entry of a compiled engine's memo."""
+    found = {}
+    for e in range(engine._meta[ENTRIES]):
+        start, length, value, exact, target = engine._entries[e, :5]
+        key = tuple(engine._pool[start : start + length])
+        found[key] = (value, exact, target < 0)
+    return found
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_full_memo_keeps_its_largest_exact_states(keep):
+    solver = OptimalSolver("4x4", 5, "compiled", max_states=300)  # small: the halves bind
+    engine = solver.engine
+    engine._meta[KEEP] = keep
+    solver.first_move("safe")
+    before = _memo(engine)
+    _compact(engine._slots, engine._entries, engine._pool, engine._meta)
+    after = _memo(engine)
+    if not keep:
+        assert after == {}
+        return
+    candidates = {k: v for k, v in before.items() if v[1] and v[2]}  # exact values under canonical keys
+    assert after and set(after) <= set(candidates) and len(after) <= len(engine._entries) // 2
+    assert all(after[k] == candidates[k] for k in after)
+    assert min(len(k) for k in after).bit_length() >= max(
+        (len(k).bit_length() for k in candidates if k not in after), default=0
+    )  # the largest kept, by powers of two
+    for key, (value, _, _) in after.items():  # each found again by its hash
+        state = np.array(key, np.int64)
+        e = _lookup(state, _hash(state), engine._slots, engine._entries, engine._pool)
+        assert engine._entries[e, VALUE] == value
+
+
+def test_a_memo_that_keeps_its_largest_states_changes_no_value():
+    values = {}
+    for keep in (False, True):
+        solver = OptimalSolver("4x5", 5, "compiled", max_states=2000)
+        solver.engine._meta[KEEP] = keep
+        values[keep] = solver.first_move("safe")
+        assert solver.engine.clears > 0
+    assert values[True].move_values == values[False].move_values == solve("4x5", 5, "safe").move_values
+    assert values[True].states < values[False].states  # what is kept is found again, not solved again
