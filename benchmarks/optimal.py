@@ -10,7 +10,8 @@ each engine, each run in a fresh process so that its peak memory is its own,
 and prints time, states and peak memory. Part 3 measures the search's ideas one
 at a time on the compiled engine, each variant in a fresh process in the same
 run: the memo as it was (2M states, room for 32 layouts a key, cleared when
-full), the roomy memo (the default), dead cells left out of the states, and a
+full), the roomy memo, dead cells left out of the states, the bound of the
+agreement cliques on states of at most 64 (the default) or 256 layouts, and a
 memo too small for the search (100,000 states) cleared when full or keeping its
 largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
@@ -111,26 +112,30 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
             )
 
 
-# name -> (OptimalSolver options, the memo's layouts a key, keep the largest states when full): one at a time
+# name -> (OptimalSolver options, the memo's layouts a key, keep the largest states when full, the largest
+# states bounded by agreement cliques): one idea at a time
 IDEAS = {
-    "memo as before": ({"max_states": 2_000_000}, 32, False),
-    "roomy memo": ({}, None, True),
-    "+ dead cells out": ({"dead": True}, None, True),
-    "small memo cleared": ({"max_states": 100_000}, None, False),
-    "small memo, kept": ({"max_states": 100_000}, None, True),
+    "memo as before": ({"max_states": 2_000_000}, 32, False, 0),
+    "roomy memo": ({}, None, True, 0),
+    "+ dead cells out": ({"dead": True}, None, True, 0),
+    "+ cliques <= 64": ({}, None, True, 64),
+    "+ cliques <= 256": ({}, None, True, 256),
+    "small memo cleared": ({"max_states": 100_000}, None, False, 64),
+    "small memo, kept": ({"max_states": 100_000}, None, True, 64),
 }
 
 
 def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     import minelib.kernel
 
-    options, pool_layouts, keep = IDEAS[idea]
+    options, pool_layouts, keep, clique_rows = IDEAS[idea]
     if pool_layouts is not None:
         minelib.kernel.POOL_LAYOUTS = pool_layouts
     solve("2x2", 1, engine="compiled")  # warm up: load the compiled kernel
     start = time.perf_counter()
     solver = OptimalSolver(size, mines, "compiled", **options)
     solver.engine._meta[minelib.kernel.KEEP] = keep
+    solver.engine._meta[minelib.kernel.CLIQUE_ROWS] = clique_rows
     result = solver.first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))

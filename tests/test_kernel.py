@@ -5,9 +5,22 @@ import threading
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from minelib.board import Board, BoardSize
-from minelib.kernel import ABORT, ENTRIES, KEEP, VALUE, CompiledEngine, _compact, _hash, _lookup, click
+from minelib.kernel import (
+    ABORT,
+    ENTRIES,
+    KEEP,
+    VALUE,
+    CompiledEngine,
+    _clique_bound,
+    _compact,
+    _fewest_bound,
+    _hash,
+    _lookup,
+    click,
+)
 from minelib.layouts import Geometry
 from minelib.optimal import OptimalSolver, solve
 from minelib.search import PythonEngine
@@ -158,3 +171,41 @@ def test_a_memo_that_keeps_its_largest_states_changes_no_value():
         assert solver.engine.clears > 0
     assert values[True].move_values == values[False].move_values == solve("4x5", 5, "safe").move_values
     assert values[True].states < values[False].states  # what is kept is found again, not solved again
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from([(3, 3), (3, 4), (2, 5), (4, 4)]),
+    st.integers(2, 6),
+    st.integers(0, 15),
+    st.sampled_from(["none", "safe"]),
+)
+def test_agreement_cliques_bound_the_wins(shape, mines, cell, rule):
+    size = BoardSize(*shape)
+    solver = OptimalSolver(size, mines, "python")
+    i = cell % size.n_cells
+    layouts = solver.first_click_layouts(size.cell_at(i), rule)
+    if not layouts:
+        return
+    engine, neighbours = solver.engine, np.array(solver.geometry.neighbours, np.int64)
+    for state in engine.outcomes(layouts, i, solver.geometry.full):
+        living, rows = state
+        key = np.array([living, *rows], np.int64)
+        space = len(rows) + 1
+        obs, heads, links = np.zeros((space, 4), np.int64), np.empty(space, np.int64), np.empty(space, np.int64)
+        cliques = _clique_bound(key, neighbours, len(rows) + 1, obs, heads, links)
+        assert engine.wins(state) <= cliques <= len(rows)
+
+
+def test_agreement_cliques_can_beat_the_fewest_mines_bound():
+    # after the first click on 2x4 with 3 mines, some state holds pairs that can be told apart only by dying
+    solver = OptimalSolver("2x4", 3, "python")
+    found = []
+    neighbours = np.array(solver.geometry.neighbours, np.int64)
+    for state in solver.engine.outcomes(solver.first_click_layouts((0, 0), "safe"), 0, solver.geometry.full):
+        living, rows = state
+        key = np.array([living, *rows], np.int64)
+        space = len(rows) + 1
+        obs, heads, links = np.zeros((space, 4), np.int64), np.empty(space, np.int64), np.empty(space, np.int64)
+        found.append((_clique_bound(key, neighbours, len(rows) + 1, obs, heads, links), _fewest_bound(key)))
+    assert any(cliques < fewest for cliques, fewest in found)
