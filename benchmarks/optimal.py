@@ -11,7 +11,7 @@ and prints time, states and peak memory. Part 3 measures the search's ideas one
 at a time on the compiled engine, each variant in a fresh process in the same
 run: the memo as it was (2M states, room for 32 layouts a key, cleared when
 full), the roomy memo, dead cells left out of the states, the bound of the
-agreement cliques on states of at most 64 (the default) or 256 layouts, and a
+agreement cliques on states of at most 64 or 256 layouts (the default), and a
 memo too small for the search (100,000 states) cleared when full or keeping its
 largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
