@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,7 +33,7 @@ from pathlib import Path
 from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import FIRST_CLICK_RULES, check_first_click
-from minelib.layouts import SOLVER_LAYOUTS
+from minelib.layouts import SOLVER_LAYOUTS, Geometry
 from minelib.optimal import OptimalSolver
 from minelib.timing import TimeCapExceeded, time_cap
 
@@ -326,6 +326,23 @@ def _solve_piece_star(args: tuple) -> tuple[Piece, int, int, float]:
     return _solve_piece(*args)
 
 
+def _finished_pieces(
+    left: list[Piece], workers: int, engine: str, max_states: int | None, deadline: float | None
+) -> Iterator[tuple[Piece, int, int, float]]:
+    """Yield each piece of ``left`` as a worker finishes it; TimeoutError past ``deadline``. The workers are
+    stopped however the caller leaves (done, capped, Ctrl-C)."""
+    if not left:
+        return
+    pool = multiprocessing.Pool(min(workers, len(left)))
+    try:
+        results = pool.imap_unordered(_solve_piece_star, [(p, engine, max_states) for p in left])
+        for _ in left:
+            yield results.next(timeout=None if deadline is None else max(deadline - time.monotonic(), 0.001))
+    finally:
+        pool.terminate()
+        pool.join()
+
+
 def solve_in_pieces(
     connection: sqlite3.Connection,
     task: Task,
@@ -361,15 +378,8 @@ def solve_in_pieces(
         leave=False,
         disable=not progress,
     )
-    pool = multiprocessing.Pool(min(workers, len(left)) or 1)
     try:
-        results = pool.imap_unordered(_solve_piece_star, [(p, engine, max_states) for p in left])
-        for _ in left:
-            wait = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-            try:
-                piece, wins, states, seconds = results.next(timeout=wait)
-            except multiprocessing.TimeoutError:
-                return row | {"capped_at": cap}
+        for piece, wins, states, seconds in _finished_pieces(left, workers, engine, max_states, deadline):
             connection.execute(
                 "INSERT OR REPLACE INTO pieces VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (*key, *piece.cell, piece.number, piece.layouts, wins, states, seconds),
@@ -377,13 +387,12 @@ def solve_in_pieces(
             connection.commit()
             done[piece.cell + (piece.number,)] = (wins, states, seconds)
             bar.update()
+    except multiprocessing.TimeoutError:
+        return row | {"capped_at": cap}
     finally:
-        pool.terminate()
-        pool.join()
         bar.close()
     values: dict[Cell, Fraction] = {}
-    geometry = OptimalSolver(task.size, task.mines, engine="python").geometry
-    for orbit in geometry.orbits():
+    for orbit in Geometry.of(task.size).orbits():
         won = sum(wins for (y, x, _), (wins, _, _) in done.items() if (y, x) == orbit[0])
         total = totals[orbit[0]]
         values.update(dict.fromkeys(orbit, Fraction(won, total) if total else Fraction(0)))
@@ -520,12 +529,12 @@ def in_progress(path: Path | str) -> list[Partial]:
             found.setdefault(Task(h, w, k, rule), {})[(y, x)] = (layouts, wins, count)
     partials = []
     for task, done in found.items():
-        solver = OptimalSolver(task.size, task.mines, engine="python")
+        geometry = Geometry.of(task.size)
         bounds, covered, total, count = {}, 0, 0, 0
-        for orbit in solver.geometry.orbits():
+        for orbit in geometry.orbits():
             cell = orbit[0]
-            i, n, k = solver.size.cell_id(cell), task.height * task.width, task.mines
-            banned = 1 if task.rule != "zero" else 1 + solver.geometry.neighbours[i].bit_count()
+            i, n, k = task.size.cell_id(cell), task.height * task.width, task.mines
+            banned = 1 if task.rule != "zero" else 1 + geometry.neighbours[i].bit_count()
             safe = comb(n - banned, k)  # the layouts of this click's pieces
             every = comb(n, k) if task.rule == "none" else safe  # the denominator
             layouts, wins, pieces_done = done.get(cell, (0, 0, 0))
