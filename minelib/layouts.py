@@ -87,6 +87,20 @@ class Geometry:
         return orbits
 
 
+class CellGraph(Geometry):
+    """The geometry of any cells joined by any neighbour relation, without symmetries: what the engines
+    search when a position is cut down to the cells that still matter (``minelib.optimal.EndgameSearch``).
+    Cell i of the graph is cell i of a one-row board, for the methods that name cells."""
+
+    def __init__(self, neighbours: list[int]):
+        self.n = len(neighbours)
+        self.size = BoardSize(1, max(self.n, 1))
+        self.full = (1 << self.n) - 1
+        self.neighbours = list(neighbours)
+        self.symmetries = [tuple(range(self.n))]
+        self.chunk_tables = []
+
+
 def _symmetries(size: BoardSize) -> list[tuple[int, ...]]:
     """Cell permutations of the rectangle (4) or the square (8); the identity first."""
     h, w = size.height, size.width
@@ -187,4 +201,12 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
-__all__ = ["BITMASK_CELLS", "SOLVER_LAYOUTS", "Geometry", "Layouts", "check_layout_count", "consistent_layouts"]
+__all__ = [
+    "BITMASK_CELLS",
+    "SOLVER_LAYOUTS",
+    "CellGraph",
+    "Geometry",
+    "Layouts",
+    "check_layout_count",
+    "consistent_layouts",
+]

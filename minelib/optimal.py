@@ -30,7 +30,7 @@ from typing import Protocol
 
 from minelib.board import Board, BoardSize, Cell, check_mines
 from minelib.game import check_first_click
-from minelib.layouts import BITMASK_CELLS, Geometry, Layouts, check_layout_count, consistent_layouts
+from minelib.layouts import BITMASK_CELLS, CellGraph, Geometry, Layouts, check_layout_count, consistent_layouts
 from minelib.search import PythonEngine
 
 # Players and the explorer ask position questions (symmetry off) only on boards this small:
@@ -214,6 +214,92 @@ class OptimalSolver:
         return Result(best, best_moves, values, self.solved - before, time.perf_counter() - start, layouts)
 
 
+class EndgameSearch:
+    """Exact move values in a position on any board, searched on its *undecided* cells alone.
+
+    A move's value depends only on the layouts seen on the undecided cells (unopened and not a
+    mine in every layout) and on which of those touch which: a number counts the mines around
+    it, and its other neighbours are open or mines in every layout, the same for all. So the
+    search runs on a ``CellGraph`` of the undecided cells, whatever the board: with the
+    compiled engine when they are at most ``COMPILED_CELLS`` (an expert endgame usually is),
+    else with the Python engine. The values equal ``OptimalSolver.position``'s.
+
+    One search follows one game: while a position's undecided cells lie within those of the
+    graph it holds, the graph, its engine and the memo are kept (the cells opened since are
+    passed as opened), so the states of the next positions, met in the search of the first,
+    are looked up, not searched again.
+    """
+
+    def __init__(self, mines: int, max_states: int | None = None):
+        self.mines, self.max_states = mines, max_states
+        self.solved = 0  # states solved, over all calls and engines
+        self._index: dict[int, int] = {}  # board cell id -> graph cell
+        self._engine: Engine | None = None
+        self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
+
+    def values(self, board: Board, layouts: Layouts | None = None, cells: int | None = None):
+        """Every unopened cell's exact win probability, as ``OptimalSolver.position(board).move_values``
+        (``layouts``: the position's, if known). None when more than ``cells`` cells are undecided."""
+        geometry = Geometry.of(board.size)
+        layouts = layouts or consistent_layouts(board, self.mines, geometry)
+        unopened = board.unopened_cells()
+        if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
+            return {}
+        always = layouts[0]
+        for mask in layouts:
+            always &= mask
+        ids = [board.size.cell_id(c) for c in unopened]
+        undecided = [i for i in ids if not always >> i & 1]
+        if cells is not None and len(undecided) > cells:
+            return None
+        compiled = len(undecided) <= COMPILED_CELLS
+        kept = self._engine and compiled == (self._engine.name == "compiled") and set(undecided) <= self._index.keys()
+        if not kept:
+            self._start(undecided, geometry, compiled)
+        engine, index = self._engine, self._index
+        assert engine is not None
+        cut = self._cut(layouts)
+        opened = sum(1 << g for g in index.values()) & ~sum(1 << index[i] for i in undecided)
+        before = engine.solved
+        values = {}
+        for c, i in zip(unopened, ids):
+            wins = engine.click(cut, index[i], opened) if i in index and not always >> i & 1 else 0
+            values[c] = Fraction(wins, len(layouts))
+        self.solved += engine.solved - before
+        return values
+
+    def _start(self, undecided: list[int], geometry: Geometry, compiled: bool) -> None:
+        """A graph of these cells, and a fresh engine for it."""
+        self._index = {i: g for g, i in enumerate(undecided)}
+        graph = CellGraph([sum(1 << self._index[j] for j in self._neighbours(geometry, i)) for i in undecided])
+        kind = "compiled" if compiled else "python"
+        self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=self.max_states)
+        by_byte: dict[int, list[int]] = defaultdict(lambda: [0] * 256)
+        for i, g in self._index.items():
+            table = by_byte[i >> 3]
+            for value in range(256):
+                if value >> (i & 7) & 1:
+                    table[value] |= 1 << g
+        self._bytes = sorted(by_byte.items())
+
+    def _neighbours(self, geometry: Geometry, i: int) -> list[int]:
+        around = geometry.neighbours[i]
+        return [j for j in self._index if around >> j & 1]
+
+    def _cut(self, layouts: Layouts) -> Layouts:
+        """The layouts seen on the graph's cells, as masks of graph cells (distinct layouts stay distinct:
+        they differ only on undecided cells)."""
+        width = max(i for i, _ in self._bytes) + 1
+        cut = []
+        for mask in layouts:
+            raw = (mask & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
+            image = 0
+            for b, table in self._bytes:
+                image |= table[raw[b]]
+            cut.append(image)
+        return tuple(sorted(cut))
+
+
 def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int = 3) -> list[str]:
     """The optimal strategy from a position as indented lines, ``depth`` moves deep.
 
@@ -260,6 +346,7 @@ __all__ = [
     "DEFAULT_MAX_STATES",
     "ENGINES",
     "POSITION_CELLS",
+    "EndgameSearch",
     "Engine",
     "OptimalSolver",
     "Result",

@@ -19,7 +19,9 @@ Both play a ``minelib.game.Game`` to the end and share one signature:
   one most likely to be safe *and* to make progress (show a number from which a
   certain cell follows): a one-step look-ahead with exact counts. When at most
   ``endgame_layouts`` layouts remain (on boards of at most ``endgame_cells`` cells) it plays
-  the exact optimal move (``minelib.optimal``). ``SafestPlayer`` is the same player without the
+  the exact optimal move (``minelib.optimal.EndgameSearch``, on the undecided cells alone: the
+  compiled engine when they are at most 63, so ``endgame_compiled`` lets it search thousands of
+  layouts on expert). ``SafestPlayer`` is the same player without the
   look-ahead (ties broken by fewest unopened neighbours), to measure what the
   look-ahead buys.
 """
@@ -34,8 +36,10 @@ from typing import Any
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
-from minelib.optimal import POSITION_CELLS, OptimalSolver
+from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.zdd import BASE, ZDD
+
+ENDGAME_STATES = 100_000  # the memo of a game's endgame search: small, and fresh for every game
 
 
 @dataclass(frozen=True)
@@ -255,9 +259,11 @@ class LookaheadPlayer:
         lookahead: int = 6,
         endgame_layouts: int = 24,
         endgame_cells: int | None = POSITION_CELLS,
+        endgame_compiled: int = 0,
     ):
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
         self.endgame_cells = endgame_cells  # None: any board
+        self.endgame_compiled = endgame_compiled
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         start = time.perf_counter()
@@ -281,6 +287,7 @@ class _LookaheadRun(_Player):
         super().__init__(game, log)
         self.player, self.queue = player, set[int]()
         self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
+        self.search = EndgameSearch(game.mines, ENDGAME_STATES)  # follows the game too: its memo is kept
 
     def play(self, first: Cell) -> None:
         self.opened(self.open(self.size.cell_id(first), certain=False))
@@ -338,8 +345,15 @@ class _LookaheadRun(_Player):
                 Move("open", c, True, Fraction(0)) for c in result.certain_safe
             ]
         cells = self.player.endgame_cells
-        if result.count <= self.player.endgame_layouts and (cells is None or board.size.n_cells <= cells):
-            return [self.endgame(board, mines, result)]
+        if cells is None or board.size.n_cells <= cells:
+            if result.count <= self.player.endgame_layouts:
+                move = self.endgame(board, result)
+            elif result.count <= self.player.endgame_compiled:  # only if the compiled engine can search it
+                move = self.endgame(board, result, COMPILED_CELLS)
+            else:
+                move = None
+            if move:
+                return [move]
         return [self.guess(board, mines, result)]
 
     def guess(self, board: Board, mines: int, result) -> Move:
@@ -373,9 +387,12 @@ class _LookaheadRun(_Player):
         )
         return Fraction(good, total)
 
-    def endgame(self, board: Board, mines: int, result) -> Move:
-        """The exact optimal move when few layouts remain (ties: the safest, then row order)."""
-        values = OptimalSolver(board.size, mines, engine="python", symmetry=False).position(board).move_values
+    def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:
+        """The exact optimal move when few layouts remain (ties: the safest, then row order); None
+        when more than ``cells`` cells are undecided."""
+        values = self.search.values(board, cells=cells)
+        if values is None:
+            return None
         cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
         return Move("open", cell, False, result.probability(cell), values[cell])
 
@@ -418,7 +435,8 @@ class TwoStepPlayer(LookaheadPlayer):
     same number in every layout where it is safe: opening it teaches nothing) is played only if
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
-    (``endgame_cells``: only on boards of at most that many cells).
+    (``endgame_cells``: only on boards of at most that many cells), and when at most
+    ``endgame_compiled`` remain on at most 63 undecided cells (the compiled engine's reach).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
@@ -434,8 +452,14 @@ class TwoStepPlayer(LookaheadPlayer):
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
+        endgame_compiled: int = 0,
     ):
-        super().__init__(lookahead=candidates, endgame_layouts=endgame_layouts, endgame_cells=endgame_cells)
+        super().__init__(
+            lookahead=candidates,
+            endgame_layouts=endgame_layouts,
+            endgame_cells=endgame_cells,
+            endgame_compiled=endgame_compiled,
+        )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:

@@ -4,13 +4,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition
-from minelib.board import UNOPENED, Board, BoardSize, neighbour_sums
+from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.game import FIRST_CLICK_RULES
-from minelib.optimal import OptimalSolver, solve
+from minelib.optimal import EndgameSearch, OptimalSolver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
 
@@ -222,3 +222,66 @@ def test_consistent_layouts_follow_the_layouts_not_the_placements():
     board = Board.from_text("\n".join(["3........3"] + ["." * 10] * 5))  # comb(58, 6) = 40,475,358 placements
     found = consistent_layouts(board, 6, Geometry(board.size))
     assert len(found) == 1  # the two 3s hold all six mines
+
+
+# --- the endgame search: a position searched on its undecided cells alone -------------------
+
+
+@st.composite
+def opened_in_turn(draw):
+    """Positions of one game on a board of at most 3x4: a real layout, its safe cells opened one after
+    another in a drawn order (some mines flagged on the way): [(board, mines), ...], each with more open."""
+    height, width = draw(st.integers(2, 3)), draw(st.integers(2, 4))
+    cells = height * width
+    layout = np.array(draw(st.lists(st.booleans(), min_size=cells, max_size=cells))).reshape(height, width)
+    assume(0 < layout.sum() < cells - 1)
+    numbers = neighbour_sums(layout)
+    safe = [tuple(c) for c in np.argwhere(~layout)]
+    order = draw(st.permutations(safe))[: draw(st.integers(1, len(safe) - 1))]
+    flags = draw(st.lists(st.booleans(), min_size=cells, max_size=cells))
+    values = np.full((height, width), UNOPENED)
+    found = []
+    for step, cell in enumerate(order):
+        values[cell] = numbers[cell]
+        if flags[step]:
+            y, x = divmod(draw(st.integers(0, cells - 1)), width)
+            if layout[y, x]:
+                values[y, x] = MINE
+        found.append((Board(values.copy()), int(layout.sum())))
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(opened_in_turn())
+def test_the_endgame_search_agrees_with_the_search_of_the_whole_board(game):
+    """Cut to its undecided cells, a position has every move value of the whole board's search, call after
+    call of one game (the search keeps its graph and memo while the undecided cells stay within it)."""
+    search = EndgameSearch(game[0][1])
+    for board, mines in game:
+        expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
+        assert search.values(board) == expected
+
+
+def test_the_endgame_search_reuses_its_memo_through_a_game():
+    first = Board.from_text(".....\n.....\n.1...\n.....")
+    then = Board.from_text(".....\n.....\n.1...\n0....")  # the best move shows its number
+    search = EndgameSearch(6)
+    values = search.values(first)
+    assert max(values, key=lambda c: (values[c], c)) == (3, 0)
+    before = search.solved
+    assert search.values(then) == EndgameSearch(6).values(then)
+    fresh = EndgameSearch(6)
+    fresh.values(then)
+    assert search.solved - before < fresh.solved / 10  # met in the first search: looked up
+
+
+def test_the_endgame_search_takes_any_board_and_says_when_it_is_too_wide():
+    """71 undecided cells (the one mine is next to the 1, the other cells are safe but unopened): past
+    the compiled engine, searched by the Python engine on the graph, or refused (None) when told to
+    stay within 63."""
+    board = Board.from_text("\n".join(["." * 8] * 4 + ["....1..."] + ["." * 8] * 4))
+    expected = OptimalSolver(board.size, 1, "python", symmetry=False).position(board).move_values
+    assert len(expected) == 71 and expected[(0, 0)] == 1 and expected[(4, 3)] == Fraction(7, 8)
+    assert EndgameSearch(1).values(board) == expected
+    assert EndgameSearch(1).values(board, cells=70) is None
+    assert EndgameSearch(1).values(board, cells=71) == expected

@@ -208,6 +208,38 @@ def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
     assert TwoStepPlayer(endgame_cells=100).recommend(board, 99).win_probability is None
 
 
+def test_the_compiled_endgame_reaches_positions_of_hundreds_of_layouts_on_expert():
+    """With ``endgame_compiled`` the exact endgame decides positions of more layouts than
+    ``endgame_layouts`` when their undecided cells fit the compiled engine; without it, the scores do."""
+    from minelib.layouts import Geometry, consistent_layouts
+    from minelib.optimal import OptimalSolver
+    from minelib.players import TwoStepPlayer, _TwoStepRun
+
+    found = []
+    for seed in range(60):
+        run = _TwoStepRun(
+            Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([6, seed])), False, TwoStepPlayer()
+        )
+        guess = run.guess
+
+        def watched(board, mines, result, guess=guess):
+            if 100 < result.count <= 400:
+                found.append(board)
+            return guess(board, mines, result)
+
+        run.guess = watched
+        run.play((0, 0))
+        if found:
+            break
+    board = found[0]
+    layouts = consistent_layouts(board, 99, Geometry.of(board.size))
+    assert 100 < len(layouts) <= 400
+    values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
+    move = TwoStepPlayer(endgame_compiled=400).recommend(board, 99)
+    assert move.win_probability == values[move.cell] == max(values.values())
+    assert TwoStepPlayer().recommend(board, 99).win_probability is None
+
+
 def test_two_step_scores_stay_finite_when_counts_pass_the_range_of_a_float():
     from minelib.players import TwoStepPlayer
 
