@@ -453,6 +453,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
         endgame_compiled: int = 0,
+        forced: bool = False,
     ):
         super().__init__(
             lookahead=candidates,
@@ -461,6 +462,7 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_compiled=endgame_compiled,
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
+        self.forced = forced
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -479,7 +481,14 @@ class _TwoStepRun(_LookaheadRun):
     player: TwoStepPlayer
 
     def guess(self, board: Board, mines: int, result) -> Move:
-        """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer)."""
+        """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
+        with ``forced``, a 50/50 no future move can resolve first."""
+        if self.player.forced:
+            pair = self.forced_pair(board, result)
+            if pair:
+                a, b = pair
+                cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
+                return Move("open", cell, False, Fraction(1, 2))
         risk, candidates = self.candidates(board, result)
         if len(candidates) == 1:
             return Move("open", candidates[0], False, risk[candidates[0]])
@@ -494,6 +503,37 @@ class _TwoStepRun(_LookaheadRun):
                 floor = max(floor, score)
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
         return Move("open", cell, False, risk[cell])
+
+    def forced_pair(self, board: Board, result) -> tuple[Cell, Cell] | None:
+        """Two cells, one of them a mine in every layout, that nothing but opening one can tell apart:
+        every other cell next to just one of them is a known mine, so every layout has a twin with
+        the mine moved to the other one, showing the same numbers everywhere else. It must be
+        guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
+        after it (a pair as far apart as two cells, the first one row by row)."""
+        half = Fraction(1, 2)
+        halves = {self.size.cell_id(c) for c in board.unopened_cells() if result.probability(c) == half}
+        for a in sorted(halves):
+            for b in self._near(a):
+                if b in halves and b > a and self._twins(a, b):
+                    first, second = self.size.cell_at(a), self.size.cell_at(b)
+                    if all(after.probability(second) == 1 for after in self.analyzer.what_if(board, first).values()):
+                        return first, second
+        return None
+
+    def _near(self, c: int) -> list[int]:
+        """The cells at most two rows and two columns from cell c."""
+        y, x = self.size.cell_at(c)
+        return [
+            self.size.cell_id((y + dy, x + dx))
+            for dy in range(-2, 3)
+            for dx in range(-2, 3)
+            if (y + dy, x + dx) in self.size and (dy or dx)
+        ]
+
+    def _twins(self, a: int, b: int) -> bool:
+        """Whether every cell next to just one of cells a and b (but them) is a known mine."""
+        around = set(self.neighbours[a]) ^ set(self.neighbours[b])
+        return all(self.values[c] == MINE for c in around - {a, b})
 
     def candidates(self, board: Board, result) -> tuple[dict[Cell, Fraction], list[Cell]]:
         """Every unopened cell's mine probability, and the cells worth a look, safest first."""

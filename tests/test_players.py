@@ -4,11 +4,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
-from minelib.analysis import analyze
+from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import Board, BoardSize
 from minelib.game import Game, first_cell
 from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, ZDDPlayer
+from tests.conftest import positions
 
 SETTINGS = [
     (BoardSize(9, 9), 10, "zero"),
@@ -247,3 +249,57 @@ def test_two_step_scores_stay_finite_when_counts_pass_the_range_of_a_float():
     assert analyze(board, 320).count > 10**308
     scores = TwoStepPlayer().scores(board, 320)
     assert scores and all(0 < score < 1 for score in scores.values())
+
+
+def _forced_pair(board: Board, mines: int):
+    from minelib.players import TwoStepPlayer, _TwoStepRun
+
+    run = _TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(forced=True))
+    return run.forced_pair(board, run.analyzer.analyze(board))
+
+
+def _never_told_apart(board: Board, mines: int, a, b) -> bool:
+    """Brute force: every layout has exactly one mine on a and b, and its twin (the mine on the other)
+    fits too and shows the same number on every other cell."""
+    from minelib.layouts import Geometry, consistent_layouts
+
+    geometry = Geometry.of(board.size)
+    layouts = set(consistent_layouts(board, mines, geometry))
+    pair = geometry.bit(a) | geometry.bit(b)
+    others = [i for i in range(geometry.n) if not pair >> i & 1]
+    for mask in layouts:
+        twin = mask ^ pair
+        if (mask & pair).bit_count() != 1 or twin not in layouts:
+            return False
+        for i in others:
+            if (
+                not mask >> i & 1
+                and (mask & geometry.neighbours[i]).bit_count() != (twin & geometry.neighbours[i]).bit_count()
+            ):
+                return False
+    return True
+
+
+def test_a_forced_guess_is_found_and_played_first():
+    """Two cells on the bottom edge walled by a known mine: a 50/50 nothing can resolve. The two-step
+    player told to (``forced``) guesses it at once; the pair is checked by brute force."""
+    from minelib.players import TwoStepPlayer
+
+    board = Board.from_text("..111\n2.2..\n.4F4.\n..F.1")
+    pair = _forced_pair(board, 7)
+    assert pair == ((3, 0), (3, 1)) and _never_told_apart(board, 7, *pair)
+    assert not _never_told_apart(board, 7, (0, 0), (0, 1))  # the oracle can say no
+    move = TwoStepPlayer(forced=True, endgame_layouts=0).recommend(board, 7)
+    assert move.cell in pair and move.mine_probability == Fraction(1, 2)
+    assert TwoStepPlayer(endgame_layouts=0).recommend(board, 7).cell not in pair
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(max_height=4, max_width=5))
+def test_every_forced_pair_found_is_one_by_brute_force(position):
+    board, mines = position
+    try:
+        pair = _forced_pair(board, mines)
+    except ImpossiblePosition:
+        return
+    assert pair is None or _never_told_apart(board, mines, *pair)
