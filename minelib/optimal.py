@@ -81,12 +81,17 @@ class Engine(Protocol):
         """How many of ``layouts`` optimal play wins after opening cell i (``opened``: cells already open)."""
         ...
 
+    def clicks(self, layouts: Layouts, cells: list[int], opened: int) -> list[int]:
+        """``click`` for each of ``cells``, in order."""
+        ...
+
 
 ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
 COMPILED_CELLS = BITMASK_CELLS  # the compiled engine's layouts are int64 bitmasks
 # States a memo keeps before it starts afresh (still exact), by engine: a Python state costs far more memory.
 DEFAULT_MAX_STATES = {"python": 500_000, "compiled": 4_000_000}
+ENDGAME_STATES = 100_000  # an endgame search's memo: small (a game's search is made afresh for every game)
 
 
 def make_engine(
@@ -230,7 +235,7 @@ class EndgameSearch:
     are looked up, not searched again.
     """
 
-    def __init__(self, mines: int, max_states: int | None = None):
+    def __init__(self, mines: int, max_states: int = ENDGAME_STATES):
         self.mines, self.max_states = mines, max_states
         self.solved = 0  # states solved, over all calls and engines
         self._index: dict[int, int] = {}  # board cell id -> graph cell
@@ -255,25 +260,24 @@ class EndgameSearch:
         compiled = len(undecided) <= COMPILED_CELLS
         kept = self._engine and compiled == (self._engine.name == "compiled") and set(undecided) <= self._index.keys()
         if not kept:
-            self._start(undecided, geometry, compiled)
+            self._start(undecided, geometry, compiled, len(layouts))
         engine, index = self._engine, self._index
         assert engine is not None
         cut = self._cut(layouts)
         opened = sum(1 << g for g in index.values()) & ~sum(1 << index[i] for i in undecided)
         before = engine.solved
-        values = {}
-        for c, i in zip(unopened, ids):
-            wins = engine.click(cut, index[i], opened) if i in index and not always >> i & 1 else 0
-            values[c] = Fraction(wins, len(layouts))
+        wins = dict(zip(undecided, engine.clicks(cut, [index[i] for i in undecided], opened)))
         self.solved += engine.solved - before
-        return values
+        return {c: Fraction(wins.get(i, 0), len(layouts)) for c, i in zip(unopened, ids)}
 
-    def _start(self, undecided: list[int], geometry: Geometry, compiled: bool) -> None:
-        """A graph of these cells, and a fresh engine for it."""
+    def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
+        """A graph of these cells, and a fresh engine for it, its memo sized to the layouts (an empty
+        memo of 100,000 states costs ~2 ms to make, more than a search of a few dozen layouts)."""
         self._index = {i: g for g, i in enumerate(undecided)}
         graph = CellGraph([sum(1 << self._index[j] for j in self._neighbours(geometry, i)) for i in undecided])
         kind = "compiled" if compiled else "python"
-        self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=self.max_states)
+        states = min(self.max_states, 100 * layouts)
+        self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states)
         by_byte: dict[int, list[int]] = defaultdict(lambda: [0] * 256)
         for i, g in self._index.items():
             table = by_byte[i >> 3]
@@ -344,6 +348,7 @@ __all__ = [
     "AUTO_LAYOUTS",
     "COMPILED_CELLS",
     "DEFAULT_MAX_STATES",
+    "ENDGAME_STATES",
     "ENGINES",
     "POSITION_CELLS",
     "EndgameSearch",

@@ -39,8 +39,6 @@ from minelib.game import PLAYING, Game, neighbour_ids
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.zdd import BASE, ZDD
 
-ENDGAME_STATES = 100_000  # the memo of a game's endgame search: small, and fresh for every game
-
 
 @dataclass(frozen=True)
 class Move:
@@ -287,7 +285,7 @@ class _LookaheadRun(_Player):
         super().__init__(game, log)
         self.player, self.queue = player, set[int]()
         self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
-        self.search = EndgameSearch(game.mines, ENDGAME_STATES)  # follows the game too: its memo is kept
+        self.search = EndgameSearch(game.mines)  # follows the game too: its memo is kept
 
     def play(self, first: Cell) -> None:
         self.opened(self.open(self.size.cell_id(first), certain=False))

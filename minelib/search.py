@@ -230,5 +230,9 @@ class PythonEngine:
         """The exact win count of opening cell i (``opened``: cells already open)."""
         return self._sum(self.outcomes(layouts, i, self.geometry.full & ~opened))
 
+    def clicks(self, layouts: Layouts, cells: list[int], opened: int) -> list[int]:
+        """``click`` for each of ``cells``."""
+        return [self.click(layouts, i, opened) for i in cells]
+
 
 __all__ = ["PythonEngine", "State"]

@@ -90,7 +90,7 @@ def test_a_time_cap_stops_the_engine_and_it_stays_exact():
         return 0
 
     with pytest.raises(TimeCapExceeded), time_cap(0.05):
-        engine._run(endless, engine._meta)
+        engine._run(lambda: endless(engine._meta))
     assert stopped.is_set() or not running.is_set()  # if it started, it was stopped before _run returned
     assert engine._meta[ABORT] == 0 and not engine._slots.any()  # the memo forgotten: every slot empty
     solver = OptimalSolver("3x4", 4, "compiled")

@@ -1,0 +1,93 @@
+"""The exact endgame on expert: the search on a position's undecided cells against the search of the
+whole board, on the same positions, in the same run.
+
+    python benchmarks/endgame.py [--games 200] [--seed 8] [--bands 2-24,25-100,101-400,401-2000,2001-5000]
+
+Positions are the guesses of seeded expert games (16x30/99, safe, first click (0, 0), game i seeded
+by (seed, i)) played by the two-step player without its endgame; each band of layout counts keeps
+the positions whose count falls in it. For each position: the undecided cells, and the seconds of
+``EndgameSearch`` (a fresh one: no memo carried from the game) and of ``OptimalSolver.position``
+with the Python engine on the whole board (the players' endgame before; only up to 400 layouts,
+past that it takes too long), every answer checked equal. Medians, and the ratio of total times.
+Timings are for reading: the machine is shared.
+"""
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from minelib.board import BoardSize
+from minelib.game import Game
+from minelib.layouts import Geometry, consistent_layouts
+from minelib.optimal import EndgameSearch, OptimalSolver
+from minelib.players import TwoStepPlayer, _TwoStepRun
+from minelib.report import text_table
+
+PYTHON_LAYOUTS = 400  # the whole-board Python search is timed up to here
+
+
+def positions(games: int, seed: int, low: int, high: int) -> list:
+    """(board, layouts) at every guess of the games with low..high layouts."""
+    found = []
+    for i in range(games):
+        game = Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([seed, i]))
+        run = _TwoStepRun(game, False, TwoStepPlayer(endgame_layouts=0))
+        guess = run.guess
+
+        def watched(board, mines, result, guess=guess):
+            if low <= result.count <= high:
+                found.append(board)
+            return guess(board, mines, result)
+
+        run.guess = watched
+        run.play((0, 0))
+    return [(board, consistent_layouts(board, 99, Geometry.of(board.size))) for board in found]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=8)
+    parser.add_argument("--bands", default="2-24,25-100,101-400,401-2000,2001-5000")
+    args = parser.parse_args()
+    bands = [tuple(map(int, band.split("-"))) for band in args.bands.split(",")]
+    everything = positions(args.games, args.seed, min(b[0] for b in bands), max(b[1] for b in bands))
+    EndgameSearch(99).values(*everything[0]) if everything else None  # load the compiled engine
+    rows = []
+    for low, high in bands:
+        band = [(board, layouts) for board, layouts in everything if low <= len(layouts) <= high]
+        if not band:
+            continue
+        ours, theirs, cells = [], [], []
+        for board, layouts in band:
+            start = time.perf_counter()
+            values = EndgameSearch(99).values(board, layouts)
+            ours.append(time.perf_counter() - start)
+            always = layouts[0]
+            for mask in layouts:
+                always &= mask
+            cells.append(sum(1 for c in board.unopened_cells() if not always >> board.size.cell_id(c) & 1))
+            if high <= PYTHON_LAYOUTS:
+                start = time.perf_counter()
+                whole = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
+                theirs.append(time.perf_counter() - start)
+                assert whole == values, "the two searches must agree"
+        rows.append(
+            {
+                "layouts": f"{low}-{high}",
+                "positions": len(band),
+                "undecided cells (median, max)": f"{statistics.median(cells):.0f}, {max(cells)}",
+                "undecided search median ms": f"{1000 * statistics.median(ours):.2f}",
+                "max ms": f"{1000 * max(ours):.1f}",
+                "whole-board median ms": f"{1000 * statistics.median(theirs):.2f}" if theirs else "-",
+                "whole / undecided (total)": f"{sum(theirs) / sum(ours):.1f}x" if theirs else "-",
+            }
+        )
+    print(f"exact endgame on expert 16x30/99 (safe, (0, 0)): guesses of {args.games} games, seed {args.seed}")
+    print(text_table(rows))
+
+
+if __name__ == "__main__":
+    main()
