@@ -26,6 +26,9 @@ VARIANTS = [
     "twostep",
     "twostep:endgame_layouts=400",
     "twostep:cut=4/5",
+    "twostep:endgame_compiled=2000",
+    "twostep:endgame_compiled=5000",
+    "twostep:endgame_compiled=2000,forced=1",
 ]
 
 

@@ -8,8 +8,9 @@ One import gives what a user needs:
   mine probability and the certain cells; ``Analyzer(mines)`` for positions met
   one after another (a game), each recounting only what changed;
 - optimal play: ``solve(size, mines, first_click)``, ``OptimalSolver`` (whose
-  engine is Python or numba) and its ``Result``; the article's evaluators answer
-  with the same ``Result``;
+  engine is Python or numba) and its ``Result``; ``EndgameSearch(mines)`` for a
+  position on any board, searched on its undecided cells alone; the article's
+  evaluators answer with the same ``Result``;
 - games and players: ``Game``, ``first_cell``, ``PLAYERS`` (``ZDDPlayer``,
   ``LookaheadPlayer``, ``SafestPlayer``, ``TwoStepPlayer``, the strongest) and
   ``make_player(name, "key=value,...")`` for a player with options.
@@ -36,7 +37,7 @@ from minelib.counters import (
 )
 from minelib.evaluators import EVALUATORS, BaselineEvaluator, EfficientEvaluator, SolvableCellsEvaluator
 from minelib.game import FIRST_CLICK_RULES, Game, first_cell
-from minelib.optimal import ENGINES, OptimalSolver, Result, solve, strategy_tree
+from minelib.optimal import ENGINES, EndgameSearch, OptimalSolver, Result, solve, strategy_tree
 from minelib.players import PLAYERS, LookaheadPlayer, Move, Record, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "Cell",
     "CutCounter",
     "EfficientEvaluator",
+    "EndgameSearch",
     "FrontierCounter",
     "Game",
     "ImpossiblePosition",

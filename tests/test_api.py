@@ -19,6 +19,7 @@ def test_one_import_gives_what_a_user_needs():
         "FrontierCounter",
         "solve",
         "OptimalSolver",
+        "EndgameSearch",
         "Result",
         "Game",
         "first_cell",
