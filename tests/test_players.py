@@ -182,28 +182,37 @@ def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
     assert TwoStepPlayer().recommend(board, 5).cell in {(0, 0), (0, 4), (4, 0), (4, 4)}  # fewest neighbours
 
 
-def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
-    """A late expert position with few layouts: the two-step player makes an optimal move and says
-    its exact win probability; told to search boards of at most 100 cells only, it does not."""
-    from minelib.optimal import OptimalSolver
-    from minelib.players import TwoStepPlayer, _TwoStepRun
+def _expert_guess(series: int, low: int, high: int, player) -> Board:
+    """The first position where ``player`` guesses with more than ``low`` and at most ``high`` layouts
+    left, in seeded expert games (safe, first click (0, 0); game i seeded by (series, i))."""
+    from minelib.players import _TwoStepRun
 
     found = []
-    for seed in range(40):
-        rng = np.random.default_rng([5, seed])
-        run = _TwoStepRun(Game(BoardSize(16, 30), 99, "safe", seed=rng), False, TwoStepPlayer(endgame_cells=100))
+    for seed in range(60):
+        run = _TwoStepRun(
+            Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([series, seed])), False, player
+        )
         guess = run.guess
 
         def watched(board, mines, result, guess=guess):
-            if 2 < result.count <= 24:
+            if low < result.count <= high:
                 found.append(board)
             return guess(board, mines, result)
 
         run.guess = watched
         run.play((0, 0))
         if found:
-            break
-    board = found[0]
+            return found[0]
+    raise AssertionError("no such position in 60 games")
+
+
+def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
+    """A late expert position with few layouts: the two-step player makes an optimal move and says
+    its exact win probability; told to search boards of at most 100 cells only, it does not."""
+    from minelib.optimal import OptimalSolver
+    from minelib.players import TwoStepPlayer
+
+    board = _expert_guess(5, 2, 24, TwoStepPlayer(endgame_cells=100))
     values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
     move = TwoStepPlayer().recommend(board, 99)
     assert move.win_probability == values[move.cell] == max(values.values())
@@ -215,25 +224,9 @@ def test_the_compiled_endgame_reaches_positions_of_hundreds_of_layouts_on_expert
     ``endgame_layouts`` when their undecided cells fit the compiled engine; without it, the scores do."""
     from minelib.layouts import Geometry, consistent_layouts
     from minelib.optimal import OptimalSolver
-    from minelib.players import TwoStepPlayer, _TwoStepRun
+    from minelib.players import TwoStepPlayer
 
-    found = []
-    for seed in range(60):
-        run = _TwoStepRun(
-            Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([6, seed])), False, TwoStepPlayer()
-        )
-        guess = run.guess
-
-        def watched(board, mines, result, guess=guess):
-            if 100 < result.count <= 400:
-                found.append(board)
-            return guess(board, mines, result)
-
-        run.guess = watched
-        run.play((0, 0))
-        if found:
-            break
-    board = found[0]
+    board = _expert_guess(6, 100, 400, TwoStepPlayer())
     layouts = consistent_layouts(board, 99, Geometry.of(board.size))
     assert 100 < len(layouts) <= 400
     values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
