@@ -9,10 +9,12 @@ written to a temporary folder, removed when the server stops (Ctrl-C).
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 from minelib.board import Board, BoardSize, check_mines
@@ -101,12 +103,22 @@ def serve(source: str, port: int | None = None, quiet: bool = False) -> int:
         server = subprocess.Popen(
             command, stdout=subprocess.DEVNULL if quiet else None, stderr=subprocess.DEVNULL if quiet else None
         )
-        try:
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _interrupted) if main else None
+        try:  # stopped by Ctrl-C or by kill (SIGTERM), the server is stopped too, never left behind
             return server.wait()
         except KeyboardInterrupt:
-            server.terminate()
-            server.wait(timeout=20)
             return 0
+        finally:
+            if server.poll() is None:
+                server.terminate()
+                server.wait(timeout=20)
+            if main:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupted(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 __all__ = ["PAGE_OVERLAYS", "explorer_notebook", "explorer_source", "free_port", "serve"]
