@@ -242,7 +242,9 @@ class EndgameSearch:
         self._engine: Engine | None = None
         self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
 
-    def values(self, board: Board, layouts: Layouts | None = None, cells: int | None = None):
+    def values(
+        self, board: Board, layouts: Layouts | None = None, cells: int | None = None
+    ) -> dict[Cell, Fraction] | None:
         """Every unopened cell's exact win probability, as ``OptimalSolver.position(board).move_values``
         (``layouts``: the position's, if known). None when more than ``cells`` cells are undecided."""
         geometry = Geometry.of(board.size)

@@ -481,13 +481,13 @@ class _TwoStepRun(_LookaheadRun):
     def guess(self, board: Board, mines: int, result) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
         with ``forced``, a 50/50 no future move can resolve first."""
+        risk, candidates = self.candidates(board, result)
         if self.player.forced:
-            pair = self.forced_pair(board, result)
+            pair = self.forced_pair(board, risk)
             if pair:
                 a, b = pair
                 cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
                 return Move("open", cell, False, Fraction(1, 2))
-        risk, candidates = self.candidates(board, result)
         if len(candidates) == 1:
             return Move("open", candidates[0], False, risk[candidates[0]])
         scores: dict[Cell, tuple] = {}
@@ -502,14 +502,15 @@ class _TwoStepRun(_LookaheadRun):
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
         return Move("open", cell, False, risk[cell])
 
-    def forced_pair(self, board: Board, result) -> tuple[Cell, Cell] | None:
+    def forced_pair(self, board: Board, risk: dict[Cell, Fraction]) -> tuple[Cell, Cell] | None:
         """Two cells, one of them a mine in every layout, that nothing but opening one can tell apart:
         every other cell next to just one of them is a known mine, so every layout has a twin with
         the mine moved to the other one, showing the same numbers everywhere else. It must be
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
-        after it (a pair as far apart as two cells, the first one row by row)."""
+        after it (a pair as far apart as two cells, the first one row by row). ``risk``: every unopened
+        cell's mine probability (``candidates``)."""
         half = Fraction(1, 2)
-        halves = {self.size.cell_id(c) for c in board.unopened_cells() if result.probability(c) == half}
+        halves = {self.size.cell_id(c) for c, p in risk.items() if p == half}
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):

@@ -248,7 +248,8 @@ def _forced_pair(board: Board, mines: int):
     from minelib.players import TwoStepPlayer, _TwoStepRun
 
     run = _TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(forced=True))
-    return run.forced_pair(board, run.analyzer.analyze(board))
+    result = run.analyzer.analyze(board)
+    return run.forced_pair(board, {c: result.probability(c) for c in board.unopened_cells()})
 
 
 def _never_told_apart(board: Board, mines: int, a, b) -> bool:
