@@ -36,6 +36,7 @@ from typing import Any
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
+from minelib.latent import LatentFiftyFifties
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.zdd import BASE, ZDD
 
@@ -435,6 +436,12 @@ class TwoStepPlayer(LookaheadPlayer):
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
     ``endgame_compiled`` remain on at most 63 undecided cells (the compiled engine's reach).
+    With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``).
+    With ``influence`` (JSMinesweeper's 50/50 influence, 9/10 there), the latent 50/50s count
+    (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
+    50/50s join the candidates, and a candidate's score is multiplied by
+    ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
+    risk it would have to take anyway weighs less.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
@@ -452,6 +459,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_cells: int | None = None,
         endgame_compiled: int = 0,
         forced: bool = False,
+        influence: Fraction = Fraction(0),
     ):
         super().__init__(
             lookahead=candidates,
@@ -460,7 +468,7 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_compiled=endgame_compiled,
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
-        self.forced = forced
+        self.forced, self.influence = forced, Fraction(influence)
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -477,6 +485,7 @@ class TwoStepPlayer(LookaheadPlayer):
 
 class _TwoStepRun(_LookaheadRun):
     player: TwoStepPlayer
+    _latent: Analyzer | None = None
 
     def guess(self, board: Board, mines: int, result) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
@@ -488,19 +497,50 @@ class _TwoStepRun(_LookaheadRun):
                 a, b = pair
                 cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
                 return Move("open", cell, False, Fraction(1, 2))
+        weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
+        if self.player.influence:
+            latent = LatentFiftyFifties(self.latent_analyzer, board, result)
+            pseudo = latent.pseudo()
+            if pseudo:  # a 50/50 or safe: the living one with the best score, then row by row
+                cell = max(pseudo, key=lambda c: self.score(board, result, c)[:2] + (-pseudo.index(c),))
+                return Move("open", cell, False, risk[cell])
+            weight = self._influenced(latent, risk, candidates)
+            candidates = list(weight)
         if len(candidates) == 1:
             return Move("open", candidates[0], False, risk[candidates[0]])
         scores: dict[Cell, tuple] = {}
         floor = -1.0  # the best score of a living candidate so far
         for c in candidates:
-            if 1 - float(risk[c]) < floor - 1e-9:  # even a certain next move cannot reach the best
+            if (1 - float(risk[c])) * weight[c] < floor - 1e-9:  # even a certain next move cannot reach the best
                 continue
             living, score, progress = self.score(board, result, c)
+            score *= weight[c]
             scores[c] = (living or not self.player.dead, round(score, 9), progress, -risk[c])
             if scores[c][0]:
                 floor = max(floor, score)
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
         return Move("open", cell, False, risk[cell])
+
+    def _influenced(self, latent: LatentFiftyFifties, risk: dict[Cell, Fraction], candidates: list[Cell]):
+        """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added."""
+        count, best = latent.analysis.count, 1 - min(risk.values())
+        weight = {}
+        cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}
+        for c in candidates + sorted(cells - set(candidates)):
+            safe = count - count * risk[c].numerator // risk[c].denominator
+            if not safe:  # a certain mine: never a candidate
+                continue
+            influence = latent.influence(c)
+            if c in candidates or Fraction(safe + influence, count) >= self.player.cut * best:
+                weight[c] = 1 + float(self.player.influence) * influence / safe
+        return weight
+
+    @property
+    def latent_analyzer(self) -> Analyzer:
+        """The analyzer that counts the latent 50/50s' layouts (made on first use: it follows its own boards)."""
+        if self._latent is None:
+            self._latent = Analyzer(self.game.mines)
+        return self._latent
 
     def forced_pair(self, board: Board, risk: dict[Cell, Fraction]) -> tuple[Cell, Cell] | None:
         """Two cells, one of them a mine in every layout, that nothing but opening one can tell apart:
