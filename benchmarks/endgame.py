@@ -33,7 +33,7 @@ def positions(games: int, seed: int, low: int, high: int) -> list:
     found = []
     for i in range(games):
         game = Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([seed, i]))
-        run = _TwoStepRun(game, False, TwoStepPlayer(endgame_layouts=0))
+        run = _TwoStepRun(game, False, TwoStepPlayer(endgame_layouts=0, endgame_compiled=0))
         guess = run.guess
 
         def watched(board, mines, result, guess=guess):

@@ -16,19 +16,22 @@ import argparse
 from minelib import experiments as ex
 from minelib.report import text_table
 
-# notebook 06's comparisons: endgame_cells=100 keeps the exact endgame off the expert board
+# notebook 06's comparisons. BEFORE: the two-step player's defaults before the endgame on the
+# undecided cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
+BEFORE = "endgame_compiled=0,forced=0"
 VARIANTS = [
     "lookahead",
-    "twostep:endgame_cells=100",
-    "twostep:dead=0,endgame_cells=100",
-    "twostep:off_frontier=0,endgame_cells=100",
-    "twostep:endgame_layouts=24",
+    f"twostep:endgame_cells=100,{BEFORE}",
+    f"twostep:dead=0,endgame_cells=100,{BEFORE}",
+    f"twostep:off_frontier=0,endgame_cells=100,{BEFORE}",
+    f"twostep:endgame_layouts=24,{BEFORE}",
+    f"twostep:{BEFORE}",
+    f"twostep:endgame_layouts=400,{BEFORE}",
+    f"twostep:cut=4/5,{BEFORE}",
+    "twostep:forced=0",
+    "twostep:endgame_compiled=5000,forced=0",
     "twostep",
-    "twostep:endgame_layouts=400",
-    "twostep:cut=4/5",
-    "twostep:endgame_compiled=2000",
-    "twostep:endgame_compiled=5000",
-    "twostep:endgame_compiled=2000,forced=1",
+    "twostep:influence=9/10",
 ]
 
 

@@ -457,8 +457,8 @@ class TwoStepPlayer(LookaheadPlayer):
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
-        endgame_compiled: int = 0,
-        forced: bool = False,
+        endgame_compiled: int = 2000,
+        forced: bool = True,
         influence: Fraction = Fraction(0),
     ):
         super().__init__(

@@ -139,7 +139,7 @@ def test_two_step_scores_are_the_brute_force_scores(text, mines):
     assert len(scores) > 1
     for cell, score in scores.items():
         assert score == pytest.approx(_two_step_oracle(board, mines, cell), abs=1e-12), cell
-    move = TwoStepPlayer(endgame_layouts=0).recommend(board, mines)  # no exact endgame: the scores decide
+    move = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).recommend(board, mines)  # the scores decide
     assert round(scores[move.cell], 9) == round(max(scores.values()), 9)  # equal within 1e-9: a tie
     assert move.mine_probability == analyze(board, mines).probability(move.cell)
 
@@ -152,7 +152,7 @@ def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
 
     chosen = {True: [], False: []}
     for dead in (True, False):
-        player = TwoStepPlayer(dead=dead, endgame_cells=100)  # no exact endgame on expert: the scores decide
+        player = TwoStepPlayer(dead=dead, endgame_cells=100, forced=False)  # the scores decide every guess
         for seed in range(6):
             rng = np.random.default_rng([21, seed])
             game = Game(BoardSize(16, 30), 99, "safe", seed=rng)
@@ -220,19 +220,20 @@ def test_the_exact_endgame_plays_on_an_expert_board_when_allowed():
 
 
 def test_the_compiled_endgame_reaches_positions_of_hundreds_of_layouts_on_expert():
-    """With ``endgame_compiled`` the exact endgame decides positions of more layouts than
+    """With ``endgame_compiled`` (by default) the exact endgame decides positions of more layouts than
     ``endgame_layouts`` when their undecided cells fit the compiled engine; without it, the scores do."""
     from minelib.layouts import Geometry, consistent_layouts
     from minelib.optimal import OptimalSolver
     from minelib.players import TwoStepPlayer
 
-    board = _expert_guess(6, 100, 400, TwoStepPlayer())
+    board = _expert_guess(6, 100, 400, TwoStepPlayer(endgame_compiled=0))
     layouts = consistent_layouts(board, 99, Geometry.of(board.size))
     assert 100 < len(layouts) <= 400
     values = OptimalSolver(board.size, 99, engine="python", symmetry=False).position(board).move_values
-    move = TwoStepPlayer(endgame_compiled=400).recommend(board, 99)
-    assert move.win_probability == values[move.cell] == max(values.values())
-    assert TwoStepPlayer().recommend(board, 99).win_probability is None
+    for player in (TwoStepPlayer(endgame_compiled=400), TwoStepPlayer()):
+        move = player.recommend(board, 99)
+        assert move.win_probability == values[move.cell] == max(values.values())
+    assert TwoStepPlayer(endgame_compiled=0).recommend(board, 99).win_probability is None
 
 
 def test_two_step_scores_stay_finite_when_counts_pass_the_range_of_a_float():
@@ -276,16 +277,16 @@ def _never_told_apart(board: Board, mines: int, a, b) -> bool:
 
 def test_a_forced_guess_is_found_and_played_first():
     """Two cells on the bottom edge walled by a known mine: a 50/50 nothing can resolve. The two-step
-    player told to (``forced``) guesses it at once; the pair is checked by brute force."""
+    player (``forced``, by default) guesses it at once; the pair is checked by brute force."""
     from minelib.players import TwoStepPlayer
 
     board = Board.from_text("..111\n2.2..\n.4F4.\n..F.1")
     pair = _forced_pair(board, 7)
     assert pair == ((3, 0), (3, 1)) and _never_told_apart(board, 7, *pair)
     assert not _never_told_apart(board, 7, (0, 0), (0, 1))  # the oracle can say no
-    move = TwoStepPlayer(forced=True, endgame_layouts=0).recommend(board, 7)
+    move = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).recommend(board, 7)
     assert move.cell in pair and move.mine_probability == Fraction(1, 2)
-    assert TwoStepPlayer(endgame_layouts=0).recommend(board, 7).cell not in pair
+    assert TwoStepPlayer(forced=False, endgame_layouts=0, endgame_compiled=0).recommend(board, 7).cell not in pair
 
 
 @settings(max_examples=150, deadline=None)
