@@ -32,6 +32,11 @@ VARIANTS = [
     "twostep:endgame_compiled=5000,forced=0",
     "twostep",
     "twostep:influence=9/10",
+    "twostep:blend=2",
+    "twostep:blend=10",
+    "twostep:off_frontier=3",
+    "twostep:off_frontier=12",
+    "twostep:candidates=24,off_frontier=10",
 ]
 
 
