@@ -86,7 +86,8 @@ tables: install
 # run them again. experiments: the players' speed on article 003's settings, and every player at
 # the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
 # and 50,000 other games per setting (results/records.sqlite, about two hours on two cores);
-# ideas: one guessing idea at a time on 20,000 paired expert games (results/ideas.sqlite).
+# ideas: one guessing idea at a time on 20,000 paired expert games, and the settings that need more
+# on the 100,000 games of the expert record run (results/ideas.sqlite).
 EXPERIMENT_ARGS ?= --games 50 --level-games 1000
 experiments: install
 	$(BIN)/python benchmarks/players.py $(EXPERIMENT_ARGS)
@@ -96,6 +97,7 @@ records: install
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
+	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep twostep:off_frontier=3 twostep:off_frontier=2
 
 # Every benchmark but the long runs (make records, make ideas).
 benchmarks: install
