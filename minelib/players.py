@@ -36,7 +36,7 @@ from typing import Any
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game, neighbour_ids
-from minelib.latent import LatentFiftyFifties
+from minelib.latent import LatentFiftyFifties, mine_layouts
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.zdd import BASE, ZDD
 
@@ -527,7 +527,7 @@ class _TwoStepRun(_LookaheadRun):
         weight = {}
         cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}
         for c in candidates + sorted(cells - set(candidates)):
-            safe = count - count * risk[c].numerator // risk[c].denominator
+            safe = count - mine_layouts(latent.analysis, c)
             if not safe:  # a certain mine: never a candidate
                 continue
             influence = latent.influence(c)
