@@ -16,25 +16,28 @@ import argparse
 from minelib import experiments as ex
 from minelib.report import text_table
 
-# notebook 06's comparisons. BEFORE: the two-step player's defaults before the endgame on the
-# undecided cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
-BEFORE = "endgame_compiled=0,forced=0"
+# notebook 06's comparisons, each named by the options that reproduce its stored run. PREVIOUS: the
+# two-step player's defaults before off_frontier=3; BEFORE: those before the endgame on the undecided
+# cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
+PREVIOUS = "off_frontier=6"
+OLD_ENDGAME = "endgame_compiled=0,forced=0"
+BEFORE = f"{OLD_ENDGAME},{PREVIOUS}"
 VARIANTS = [
     "lookahead",
     f"twostep:endgame_cells=100,{BEFORE}",
     f"twostep:dead=0,endgame_cells=100,{BEFORE}",
-    f"twostep:off_frontier=0,endgame_cells=100,{BEFORE}",
+    f"twostep:off_frontier=0,endgame_cells=100,{OLD_ENDGAME}",
     f"twostep:endgame_layouts=24,{BEFORE}",
     f"twostep:{BEFORE}",
     f"twostep:endgame_layouts=400,{BEFORE}",
     f"twostep:cut=4/5,{BEFORE}",
-    "twostep:forced=0",
-    "twostep:endgame_compiled=5000,forced=0",
+    f"twostep:forced=0,{PREVIOUS}",
+    f"twostep:endgame_compiled=5000,forced=0,{PREVIOUS}",
+    f"twostep:{PREVIOUS}",
+    f"twostep:influence=9/10,{PREVIOUS}",
+    f"twostep:blend=2,{PREVIOUS}",
+    f"twostep:blend=10,{PREVIOUS}",
     "twostep",
-    "twostep:influence=9/10",
-    "twostep:blend=2",
-    "twostep:blend=10",
-    "twostep:off_frontier=3",
     "twostep:off_frontier=12",
     "twostep:candidates=24,off_frontier=10",
 ]

@@ -425,8 +425,9 @@ class TwoStepPlayer(LookaheadPlayer):
 
     Candidates: the cells whose safety is at least ``cut`` times the best safety (the frontier's,
     those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
-    number when those are safe enough: fewest unopened neighbours, then two cells straight from
-    a number), at most ``candidates`` in all. For each, every number it may show is analysed
+    number when those are safe enough (``off_cut`` times the best safety, ``cut`` if None: all
+    such cells are equally safe): fewest unopened neighbours, then two cells straight from a
+    number), at most ``candidates`` in all. For each, every number it may show is analysed
     (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
     ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
     certain cell appears); the candidate's score is that blend averaged over its numbers,
@@ -452,7 +453,7 @@ class TwoStepPlayer(LookaheadPlayer):
         self,
         cut: Fraction = Fraction(9, 10),
         candidates: int = 16,
-        off_frontier: int = 6,
+        off_frontier: int = 3,
         blend: int = 4,
         dead: bool = True,
         endgame_layouts: int = 100,
@@ -460,6 +461,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 2000,
         forced: bool = True,
         influence: Fraction = Fraction(0),
+        off_cut: Fraction | None = None,
     ):
         super().__init__(
             lookahead=candidates,
@@ -469,6 +471,7 @@ class TwoStepPlayer(LookaheadPlayer):
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence = forced, Fraction(influence)
+        self.off_cut = None if off_cut is None else Fraction(off_cut)
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -587,7 +590,10 @@ class _TwoStepRun(_LookaheadRun):
                 (frontier if self._next_to_number(c) else interior).append(c)
         frontier.sort(key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))
         interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
-        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
+        off = interior[: player.off_frontier]
+        if player.off_cut is not None and off and risk[off[0]] > 1 - player.off_cut * (1 - min(risk.values())):
+            off = []  # the cells away from the numbers (all equally safe) are not safe enough
+        candidates = (off + frontier)[: player.lookahead] or interior[:1]
         candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
         return risk, candidates
 

@@ -182,6 +182,21 @@ def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
     assert TwoStepPlayer().recommend(board, 5).cell in {(0, 0), (0, 4), (4, 0), (4, 4)}  # fewest neighbours
 
 
+def test_two_step_weighs_cells_away_from_the_numbers_only_when_safe_enough():
+    """A 1 in the corner of 9x9 with 30 mines: its three cells are safe at 2/3, every other cell at
+    1 - 29/77 (0.935 of 2/3). The cells away from the numbers join the candidates at cut=9/10 (the
+    three with fewest neighbours: the other corners), not when they must be 19/20 as safe."""
+    from minelib.players import TwoStepPlayer
+
+    board = Board.from_text("\n".join(["1" + "." * 8] + ["." * 9] * 8))
+    frontier = {(0, 1), (1, 0), (1, 1)}
+    assert set(TwoStepPlayer().scores(board, 30)) == frontier | {(0, 8), (8, 0), (8, 8)}
+    assert set(TwoStepPlayer(off_cut=Fraction(9, 10)).scores(board, 30)) == frontier | {(0, 8), (8, 0), (8, 8)}
+    assert set(TwoStepPlayer(off_cut=Fraction(19, 20)).scores(board, 30)) == frontier
+    # with 20 mines the cells away are the safest (19/77) and stay; the 1's cells fall under the cut
+    assert set(TwoStepPlayer(off_cut=Fraction(19, 20)).scores(board, 20)) == {(0, 8), (8, 0), (8, 8)}
+
+
 def _expert_guess(series: int, low: int, high: int, player) -> Board:
     """The first position where ``player`` guesses with more than ``low`` and at most ``high`` layouts
     left, in seeded expert games (safe, first click (0, 0); game i seeded by (series, i))."""
