@@ -425,12 +425,11 @@ class TwoStepPlayer(LookaheadPlayer):
 
     Candidates: the cells whose safety is at least ``cut`` times the best safety (the frontier's,
     those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
-    number when those are safe enough (``off_cut`` times the best safety, ``cut`` if None: all
-    such cells are equally safe): fewest unopened neighbours, then two cells straight from a
-    number), at most ``candidates`` in all. For each, every number it may show is analysed
-    (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
-    ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
-    certain cell appears); the candidate's score is that blend averaged over its numbers,
+    number when those are safe enough: fewest unopened neighbours, then two cells straight from
+    a number; with ``two_first`` the other way round), at most ``candidates`` in all. For each,
+    every number it may show is analysed (``Analyzer.what_if``) and scored by the blended safety
+    of the best next guess, ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells'
+    safeties (1 when a certain cell appears); the candidate's score is that blend averaged over its numbers,
     weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
     same number in every layout where it is safe: opening it teaches nothing) is played only if
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
@@ -461,7 +460,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 2000,
         forced: bool = True,
         influence: Fraction = Fraction(0),
-        off_cut: Fraction | None = None,
+        two_first: bool = False,
     ):
         super().__init__(
             lookahead=candidates,
@@ -470,8 +469,7 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_compiled=endgame_compiled,
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
-        self.forced, self.influence = forced, Fraction(influence)
-        self.off_cut = None if off_cut is None else Fraction(off_cut)
+        self.forced, self.influence, self.two_first = forced, Fraction(influence), two_first
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -589,11 +587,11 @@ class _TwoStepRun(_LookaheadRun):
             if id(risk[c]) in rank:
                 (frontier if self._next_to_number(c) else interior).append(c)
         frontier.sort(key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))
-        interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
-        off = interior[: player.off_frontier]
-        if player.off_cut is not None and off and risk[off[0]] > 1 - player.off_cut * (1 - min(risk.values())):
-            off = []  # the cells away from the numbers (all equally safe) are not safe enough
-        candidates = (off + frontier)[: player.lookahead] or interior[:1]
+        if player.two_first:  # JSMinesweeper's first choice off the edge
+            interior.sort(key=lambda c: (not self._two_from_number(c), self._unopened_around(c), c))
+        else:
+            interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
+        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
         candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
         return risk, candidates
 

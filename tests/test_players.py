@@ -182,19 +182,17 @@ def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
     assert TwoStepPlayer().recommend(board, 5).cell in {(0, 0), (0, 4), (4, 0), (4, 4)}  # fewest neighbours
 
 
-def test_two_step_weighs_cells_away_from_the_numbers_only_when_safe_enough():
+def test_two_step_can_weigh_first_the_cells_two_steps_from_a_number():
     """A 1 in the corner of 9x9 with 30 mines: its three cells are safe at 2/3, every other cell at
-    1 - 29/77 (0.935 of 2/3). The cells away from the numbers join the candidates at cut=9/10 (the
-    three with fewest neighbours: the other corners), not when they must be 19/20 as safe."""
+    1 - 29/77, within the cut. Off the frontier the player weighs 3 cells: by default those with
+    fewest unopened neighbours (the other corners); with ``two_first`` the two cells two steps
+    straight from the 1 first, then the fewest neighbours."""
     from minelib.players import TwoStepPlayer
 
     board = Board.from_text("\n".join(["1" + "." * 8] + ["." * 9] * 8))
     frontier = {(0, 1), (1, 0), (1, 1)}
     assert set(TwoStepPlayer().scores(board, 30)) == frontier | {(0, 8), (8, 0), (8, 8)}
-    assert set(TwoStepPlayer(off_cut=Fraction(9, 10)).scores(board, 30)) == frontier | {(0, 8), (8, 0), (8, 8)}
-    assert set(TwoStepPlayer(off_cut=Fraction(19, 20)).scores(board, 30)) == frontier
-    # with 20 mines the cells away are the safest (19/77) and stay; the 1's cells fall under the cut
-    assert set(TwoStepPlayer(off_cut=Fraction(19, 20)).scores(board, 20)) == {(0, 8), (8, 0), (8, 8)}
+    assert set(TwoStepPlayer(two_first=True).scores(board, 30)) == frontier | {(0, 2), (2, 0), (0, 8)}
 
 
 def _expert_guess(series: int, low: int, high: int, player) -> Board:
