@@ -426,10 +426,10 @@ class TwoStepPlayer(LookaheadPlayer):
     Candidates: the cells whose safety is at least ``cut`` times the best safety (the frontier's,
     those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
     number when those are safe enough: fewest unopened neighbours, then two cells straight from
-    a number; with ``two_first`` the other way round), at most ``candidates`` in all. For each,
-    every number it may show is analysed (``Analyzer.what_if``) and scored by the blended safety
-    of the best next guess, ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells'
-    safeties (1 when a certain cell appears); the candidate's score is that blend averaged over its numbers,
+    a number), at most ``candidates`` in all. For each, every number it may show is analysed
+    (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
+    ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
+    certain cell appears); the candidate's score is that blend averaged over its numbers,
     weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
     same number in every layout where it is safe: opening it teaches nothing) is played only if
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
@@ -460,7 +460,6 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 2000,
         forced: bool = True,
         influence: Fraction = Fraction(0),
-        two_first: bool = False,
     ):
         super().__init__(
             lookahead=candidates,
@@ -469,7 +468,7 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_compiled=endgame_compiled,
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
-        self.forced, self.influence, self.two_first = forced, Fraction(influence), two_first
+        self.forced, self.influence = forced, Fraction(influence)
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -587,10 +586,7 @@ class _TwoStepRun(_LookaheadRun):
             if id(risk[c]) in rank:
                 (frontier if self._next_to_number(c) else interior).append(c)
         frontier.sort(key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))
-        if player.two_first:  # JSMinesweeper's first choice off the edge
-            interior.sort(key=lambda c: (not self._two_from_number(c), self._unopened_around(c), c))
-        else:
-            interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
+        interior.sort(key=lambda c: (self._unopened_around(c), not self._two_from_number(c), c))
         candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
         candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
         return risk, candidates

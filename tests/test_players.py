@@ -182,17 +182,17 @@ def test_two_step_guesses_off_the_frontier_even_when_told_to_look_only_on_it():
     assert TwoStepPlayer().recommend(board, 5).cell in {(0, 0), (0, 4), (4, 0), (4, 4)}  # fewest neighbours
 
 
-def test_two_step_can_weigh_first_the_cells_two_steps_from_a_number():
+def test_two_step_weighs_off_the_frontier_the_cells_with_fewest_unopened_neighbours():
     """A 1 in the corner of 9x9 with 30 mines: its three cells are safe at 2/3, every other cell at
-    1 - 29/77, within the cut. Off the frontier the player weighs 3 cells: by default those with
-    fewest unopened neighbours (the other corners); with ``two_first`` the two cells two steps
-    straight from the 1 first, then the fewest neighbours."""
+    1 - 29/77, within the cut. Off the frontier the player weighs ``off_frontier`` cells (3 by
+    default), those with fewest unopened neighbours: the other corners."""
     from minelib.players import TwoStepPlayer
 
     board = Board.from_text("\n".join(["1" + "." * 8] + ["." * 9] * 8))
     frontier = {(0, 1), (1, 0), (1, 1)}
     assert set(TwoStepPlayer().scores(board, 30)) == frontier | {(0, 8), (8, 0), (8, 8)}
-    assert set(TwoStepPlayer(two_first=True).scores(board, 30)) == frontier | {(0, 2), (2, 0), (0, 8)}
+    assert set(TwoStepPlayer(off_frontier=1).scores(board, 30)) == frontier | {(0, 8)}
+    assert set(TwoStepPlayer(off_frontier=0).scores(board, 30)) == frontier
 
 
 def _expert_guess(series: int, low: int, high: int, player) -> Board:
