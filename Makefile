@@ -97,7 +97,7 @@ records: install
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
-	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6 twostep twostep:off_frontier=2
+	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6 twostep twostep:off_frontier=2 twostep:blend=10
 
 # Every benchmark but the long runs (make records, make ideas).
 benchmarks: install
