@@ -17,6 +17,7 @@ import os
 import sqlite3
 import statistics
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import closing
 from dataclasses import asdict, dataclass, replace
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from minelib.board import BoardSize
+from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
 from minelib.players import OLD_NAMES, STRONGEST, check_player, make_player
@@ -167,8 +168,8 @@ def wilson_interval(wins: int, games: int, z: float = 1.959964) -> tuple[float, 
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_one(setting: Setting, index: int) -> dict:
-    """Play game ``index`` of a setting; a JSON-ready record."""
+def setting_game(setting: Setting, index: int) -> tuple[Game, Cell]:
+    """Game ``index`` of a setting, not yet played, and its first click (seeded by (seed, index) alone)."""
     size = BoardSize.parse(setting.size)
     rng = np.random.default_rng([setting.seed, index])
     if setting.boards:
@@ -176,10 +177,14 @@ def play_one(setting: Setting, index: int) -> dict:
         allowed = game.first_click_cells()
         if not allowed:
             raise ValueError(f"layout {index} has no cell the {setting.first_click!r} rule allows to click first")
-        first = allowed[int(rng.integers(len(allowed)))]
-    else:
-        first = first_cell(size, setting.first, rng)
-        game = Game(size, setting.mines, setting.first_click, seed=rng)
+        return game, allowed[int(rng.integers(len(allowed)))]
+    first = first_cell(size, setting.first, rng)
+    return Game(size, setting.mines, setting.first_click, seed=rng), first
+
+
+def play_one(setting: Setting, index: int) -> dict:
+    """Play game ``index`` of a setting; a JSON-ready record."""
+    game, first = setting_game(setting, index)
     record = make_player(setting.player, setting.options).play(game, first)
     return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
 
@@ -488,6 +493,15 @@ def record_rows(results: Path | str, games: dict[str, int] | None = None) -> lis
     return rows
 
 
+def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
+    """The mean of ``won - base`` over paired games (the same game played two ways), and the half
+    width of its 95% interval."""
+    diff = [int(a) - int(b) for a, b in zip(won, base, strict=True)]
+    if not diff:
+        raise ValueError("no paired games to compare")
+    return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
+
+
 def paired_rows(results: Path | str, settings: list[Setting]) -> list[dict]:
     """What each variant is worth: settings that differ only in player or options, compared game by
     game on the games all of them have stored (the same seeds: the same layouts and first click).
@@ -502,8 +516,7 @@ def paired_rows(results: Path | str, settings: list[Setting]) -> list[dict]:
     for setting, games in zip(settings, stored):
         won = [games[i]["won"] for i in common]
         diff = [int(a) - int(b) for a, b in zip(won, base)]
-        mean = sum(diff) / len(diff)
-        half = 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
+        mean, half = paired_difference(won, base)
         rows.append(
             {
                 "player": setting.player + (f" ({setting.options})" if setting.options else ""),

@@ -264,10 +264,12 @@ class LookaheadPlayer:
         self.endgame_cells = endgame_cells  # None: any board
         self.endgame_compiled = endgame_compiled
 
-    def play(self, game: Game, first: Cell, log: bool = False) -> Record:
+    def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
+        """Play a game from the first click; ``then``: cells opened next, before the player decides
+        (forced guesses, to measure what a choice of the player's is worth)."""
         start = time.perf_counter()
         run = self._run(game, log)
-        run.play(first)
+        run.play(first, then)
         return run.record(start)
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
@@ -288,8 +290,11 @@ class _LookaheadRun(_Player):
         self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
         self.search = EndgameSearch(game.mines)  # follows the game too: its memo is kept
 
-    def play(self, first: Cell) -> None:
-        self.opened(self.open(self.size.cell_id(first), certain=False))
+    def play(self, first: Cell, then: tuple[Cell, ...] = ()) -> None:
+        for cell in (first, *then):
+            c = self.size.cell_id(cell)
+            if self.game.status == PLAYING and self.values[c] == UNOPENED:
+                self.opened(self.open(c, certain=False))
         while self.game.status == PLAYING:
             for move in self.decide():
                 c = self.size.cell_id(move.cell)

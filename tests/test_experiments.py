@@ -114,6 +114,28 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
 
 
+def test_paired_difference_by_hand():
+    # differences +1, 0, -1, +1: mean 1/4, population spread sqrt(11/16), over sqrt(4) games
+    mean, half = experiments.paired_difference([True, True, False, True], [False, True, True, False])
+    assert mean == 0.25 and half == pytest.approx(1.959964 * (11 / 16) ** 0.5 / 2)
+    assert experiments.paired_difference([True, False], [True, False]) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="no paired games"):
+        experiments.paired_difference([], [])
+
+
+def test_a_settings_game_is_the_game_it_plays(tmp_path):
+    setting = Setting("twostep", "9x9", 10, games=6, seed=3, first_click="safe", first="random")
+    path = tmp_path / "games.jsonl"
+    run(setting, path, parallel=False, progress=False)
+    for index, stored in load(path, setting).items():
+        game, first = experiments.setting_game(setting, index)
+        record = experiments.make_player("twostep").play(game, first)
+        assert (record.won, record.guesses) == (stored["won"], stored["guesses"])
+        again, first_again = experiments.setting_game(setting, index)
+        again.open(first_again)  # the mines are placed at the first click
+        assert first == first_again and (game.layout() == again.layout()).all() and game.layout()[first] == 0
+
+
 def test_replaying_layouts(tmp_path):
     boards = ("*....\n.....\n.....\n.....\n....*", ".....\n..*..\n.....\n.....\n*....")
     summary = run(Setting("lookahead", "5x5", 2, games=2, boards=boards), parallel=False, progress=False)

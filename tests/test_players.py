@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import Board, BoardSize
 from minelib.game import Game, first_cell
-from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, ZDDPlayer
+from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer
 from tests.conftest import positions
 
 SETTINGS = [
@@ -46,6 +46,32 @@ def test_games_are_deterministic(name):
         return PLAYERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
 
     assert play() == play()
+
+
+def test_cells_given_after_the_first_click_are_opened_before_the_player_decides():
+    def game(seed):
+        return Game(BoardSize(16, 16), 40, "safe", seed=np.random.default_rng([5, seed]))
+
+    far, played = (15, 15), 0
+    for seed in range(12):
+        own_game = game(seed)
+        own = TwoStepPlayer().play(own_game, (0, 0), log=True)
+        if len(own.moves) < 2 or own.moves[1].certain:
+            continue
+        played += 1
+        # the player's own second guess, given: the same game, guess for guess (certain moves may come
+        # in another order, but every one is made before the next guess), ending on the same board
+        same_game = game(seed)
+        same = TwoStepPlayer().play(same_game, (0, 0), log=True, then=(own.moves[1].cell,))
+        assert [m.cell for m in same.moves if not m.certain] == [m.cell for m in own.moves if not m.certain]
+        assert (same.won, same.guesses) == (own.won, own.guesses)
+        assert np.array_equal(same_game.values, own_game.values) or not own.won
+        # another cell, given: opened second, as a guess, and the game goes on from there
+        forced_game = game(seed)
+        forced = TwoStepPlayer().play(forced_game, (0, 0), log=True, then=(far,))
+        assert (forced.moves[1].kind, forced.moves[1].cell, forced.moves[1].certain) == ("open", far, False)
+        assert (len(forced.moves) == 2 and not forced.won) == bool(forced_game.layout()[far])
+    assert played >= 3
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
