@@ -78,7 +78,7 @@ lab: install
 	$(BIN)/jupyter lab notebooks
 
 # The exhaustive tables of optimal play (long; resumable: interrupt and rerun).
-TABLE_ARGS ?= --side 5 --strips 2x6,2x7,2x8,2x9,2x10,3x6,3x7,4x6 --cap 1800
+TABLE_ARGS ?= --side 5 --strips 2x6,2x7,2x8,2x9,2x10,3x6,3x7,4x6,5x6,6x6 --cap 1800
 tables: install
 	$(BIN)/python -m minelib tables $(TABLE_ARGS)
 
