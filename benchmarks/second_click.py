@@ -20,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from tqdm.auto import tqdm
 
 from minelib import experiments as ex
-from minelib.game import PLAYING, check_first_cell
+from minelib.board import BoardSize
+from minelib.game import PLAYING
 from minelib.players import STRONGEST, make_player
 from minelib.report import text_table
 
@@ -82,8 +83,9 @@ def main() -> None:
     size, mines = ex.LEVELS[args.level]
     setting = ex.Setting(STRONGEST, size, mines, args.games, args.seed, args.rule, args.first)
     cells = parse_cells(args.cells)
-    for y, x in cells:
-        check_first_cell(size, f"{y},{x}")  # a cell off the board fails here, before any game
+    outside = [cell for cell in cells if cell not in BoardSize.parse(size)]
+    if outside:  # before any game (the player would refuse them in every worker)
+        parser.error(f"cells outside the {size} board: {outside}")
     numbers = {int(n) for n in args.numbers.split(",")}
     indices = list(range(args.start, args.start + args.games))
     chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]

@@ -267,6 +267,9 @@ class LookaheadPlayer:
     def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
         """Play a game from the first click; ``then``: cells opened next, before the player decides
         (forced guesses, to measure what a choice of the player's is worth)."""
+        for cell in then:
+            if (cell[0], cell[1]) not in game.size:
+                raise ValueError(f"cell {tuple(cell)} to open after the first click is outside the {game.size} board")
         start = time.perf_counter()
         run = self._run(game, log)
         run.play(first, then)

@@ -72,6 +72,8 @@ def test_cells_given_after_the_first_click_are_opened_before_the_player_decides(
         assert (forced.moves[1].kind, forced.moves[1].cell, forced.moves[1].certain) == ("open", far, False)
         assert (len(forced.moves) == 2 and not forced.won) == bool(forced_game.layout()[far])
     assert played >= 3
+    with pytest.raises(ValueError, match=r"cell \(0, 16\) to open after the first click is outside the 16x16 board"):
+        TwoStepPlayer().play(game(0), (0, 0), then=((0, 16),))
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
