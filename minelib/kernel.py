@@ -34,11 +34,18 @@ Each Python function and its compiled twin:
 ``_make_room``                      ``_make_room``
 ==================================  ==============================================
 
-Two details differ from the Python code without changing any value: closing a
+A state searched also gets the upper bound its parent found for it (stored,
+fewest mines or cliques): once a move reaches it, its other moves are not tried
+(5x5/5: 18% fewer moves tried).
+
+Details that differ from the Python code without changing any value: closing a
 state opens one free cell at a time (the same closed states come out: a cell
-safe in every layout of a group stays so in every part of it), and moves of
-equal safety are tried in the same order but outcomes of equal bound in the
-order they were produced.
+safe in every layout of a group stays so in every part of it), a free cell that
+shows the same number in every layout of its group opens without a pass over
+them (each part carries the union and intersection of its layouts), and moves
+of equal safety are tried in the same order but outcomes of equal bound in the
+order they were produced. Bits are counted by LLVM's ctpop (one instruction):
+with these, 5x5/5 takes 20 s instead of 28.
 
 Everything runs with the GIL released, so the caller can wait in Python and
 stop the search (time cap, Ctrl-C) by raising the abort flag in ``meta``.
@@ -54,7 +61,8 @@ from __future__ import annotations
 import threading
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 from minelib.layouts import BITMASK_CELLS, Geometry, Layouts
 
@@ -86,8 +94,9 @@ START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
     TOTAL,
     CHILD_CAP,
     TOP,
+    UB,
     FRAME_FIELDS,
-) = range(22)
+) = range(23)
 
 _JIT: dict = dict(cache=True, nogil=True)
 # The memo's pool holds up to this many layouts a key on average (a key is a state, ~100 layouts on 5x5, or
@@ -97,15 +106,15 @@ POOL_LAYOUTS = 96
 CLIQUE_ROWS_DEFAULT = 256  # states of at most this many layouts get the agreement cliques' bound
 
 
-@njit(inline="always")
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    return x & 0x7F
+@intrinsic
+def _popcount(typingctx, x):
+    """The number of set bits of an int64 (LLVM's ctpop: one instruction where the CPU has it)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
 
 
 @njit(**_JIT)
@@ -367,66 +376,83 @@ def _bound(key, slots, entries, pool):
 
 
 @njit(**_JIT)
-def _split(buf, scratch, lo, hi, around, sizes, starts):
-    """Order buf[lo:hi] by the number each layout shows through ``around``; sizes[v] per number."""
-    sizes[:] = 0
-    for j in range(lo, hi):
-        sizes[_popcount(buf[j] & around)] += 1
-    position = lo
+def _split(buf, scratch, marks, lo, hi, around, small):
+    """Order buf[lo:hi] by the number each layout shows through ``around``: small[v] layouts show v,
+    small[10 + v] is where they start, small[20 + v] and small[30 + v] their union and intersection."""
     for v in range(10):
-        starts[v] = position
-        position += sizes[v]
+        small[v] = 0
+        small[20 + v] = 0
+        small[30 + v] = -1
     for j in range(lo, hi):
         v = _popcount(buf[j] & around)
-        scratch[starts[v]] = buf[j]
-        starts[v] += 1
-    buf[lo:hi] = scratch[lo:hi]
+        marks[j] = v
+        small[v] += 1
+    position = lo
+    for v in range(10):
+        small[10 + v] = position
+        position += small[v]
+    for j in range(lo, hi):
+        m = buf[j]
+        v = marks[j]
+        scratch[small[10 + v]] = m
+        small[10 + v] += 1
+        small[20 + v] |= m
+        small[30 + v] &= m
+    for j in range(lo, hi):
+        buf[j] = scratch[j]
 
 
 @njit(**_JIT)
-def _outcomes(state, i, candidates, neighbours, buf, ends, scratch, stack, small):
+def _outcomes(state, i, candidates, neighbours, buf, ends, scratch, marks, stack, small):
     """Fill buf with the safe layouts of opening cell i, grouped into closed states; returns
     (layouts, groups), group g ending at ends[g]. Free cells (among ``candidates``: the cells
-    that may still inform) are opened one at a time."""
+    that may still inform) are opened one at a time; one that shows the same number in every
+    layout of its group opens without splitting it."""
     bit = np.int64(1) << i
     k = 0
+    union, inter = np.int64(0), np.int64(-1)
     for m in state:
         if not m & bit:
             buf[k] = m
             k += 1
+            union |= m
+            inter &= m
     groups = 0
-    # a work stack of segments (lo, hi, cells opened), taken in order so that the groups come out in order
-    stack[0, 0], stack[0, 1], stack[0, 2] = 0, k, ~candidates
+    # a work stack of segments (lo, hi, cells opened, union, intersection of their layouts), taken in
+    # order so that the groups come out in order
+    stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3], stack[0, 4] = 0, k, ~candidates, union, inter
     depth = 1
-    sizes, starts = small[:10], small[10:]
     first = True
     while depth:
         depth -= 1
         lo, hi, seen = stack[depth, 0], stack[depth, 1], stack[depth, 2]
+        union, inter = stack[depth, 3], stack[depth, 4]
+        if lo == hi:
+            continue
+        new = 0
         if first:  # the clicked cell itself opens first
             new = bit
             seen |= bit
             first = False
-        elif hi - lo == 1:
-            new = 0
-        else:
-            union = 0
-            for j in range(lo, hi):
-                union |= buf[j]
-            new = ~union & ~seen
-            new &= -new
+        elif hi - lo > 1:
+            varies = union ^ inter  # the cells whose content differs between the segment's layouts
+            free = ~union & ~seen
+            while free:  # a free cell showing the same number in every layout opens without a split
+                cell = free & -free
+                free ^= cell
+                seen |= cell
+                if neighbours[_popcount(cell - 1)] & varies:
+                    new = cell
+                    break
         if new == 0:
             ends[groups] = hi
             groups += 1
             continue
-        if lo == hi:
-            continue
-        _split(buf, scratch, lo, hi, neighbours[_popcount(new - 1)], sizes, starts)
-        position = hi
+        _split(buf, scratch, marks, lo, hi, neighbours[_popcount(new - 1)], small)
         for v in range(9, -1, -1):  # pushed last to first, so taken first to last
-            if sizes[v]:
-                position -= sizes[v]
-                stack[depth, 0], stack[depth, 1], stack[depth, 2] = position, position + sizes[v], seen | new
+            if small[v]:
+                stack[depth, 0], stack[depth, 1], stack[depth, 2] = small[10 + v] - small[v], small[10 + v], seen
+                stack[depth, 3], stack[depth, 4] = small[20 + v], small[30 + v]
                 depth += 1
     return k, groups
 
@@ -578,14 +604,15 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     arena = np.empty(8 * n + 1024, np.int64)
     arena[1 : n + 1] = state
     scratch = np.empty(n + 1, np.int64)
-    stack = np.empty((10 * cells + 16, 3), np.int64)  # _outcomes' segments
-    small = np.empty(20, np.int64)
+    stack = np.empty((10 * cells + 16, 5), np.int64)  # _outcomes' segments
+    small = np.zeros(40, np.int64)
+    marks = np.empty(n + 1, np.uint8)
     work = np.empty((2, n + 1), np.int64)  # _canonical's images
     rows = min(n, meta[CLIQUE_ROWS]) + 1  # _clique_bound's numbers, cliques and their members
     obs, heads, links = np.zeros((rows, 4), np.int64), np.empty(rows, np.int64), np.empty(rows, np.int64)
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
-    root[LO], root[SIZE], root[CAP], root[LIVING] = 1, n, -1, full & ~opened
+    root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, -1, full & ~opened, n
     safe = 0
     for m in state:
         if not m >> i & 1:
@@ -615,6 +642,9 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             if f[NEXT] == f[N_MOVES]:
                 value, exact, phase = max(f[BEST], f[SKIPPED]), f[BEST] > f[CAP], 4
                 continue
+            if f[BEST] > f[CAP] and f[BEST] >= f[UB]:  # the bound its parent found is reached: no move beats it
+                value, exact, phase = f[BEST], True, 4
+                continue
             key = -arena[f[MOVES] + f[NEXT]]
             f[NEXT] += 1
             safe, cell = key >> 6, key & 63
@@ -633,6 +663,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 arena[top : top + size],
                 arena[top + size : top + 2 * size],
                 scratch,
+                marks,
                 stack,
                 small,
             )
@@ -646,7 +677,10 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             start = f[RED]
             for g in range(groups):
                 end = f[RED] + arena[f[ENDS] + g]
-                b, known = _bound(arena[start:end], slots, entries, pool)
+                if end - start <= 3 or arena[start] == 0:  # (as _bound: no slice, no reference counts)
+                    b, known = 1, True
+                else:
+                    b, known = _bound(arena[start:end], slots, entries, pool)
                 arena[f[BOUNDS] + g] = b
                 bound += b
                 if not known and b > 1 and end - start - 1 <= meta[CLIQUE_ROWS] and g < 63:
@@ -686,6 +720,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             d += 1
             child = frames[d]
             child[LO], child[SIZE], child[CAP], child[LIVING] = lo + 1, hi - lo - 1, f[CHILD_CAP], arena[lo]
+            child[UB] = arena[f[BOUNDS] + g]
             phase = 0
         elif phase == 3:  # a value for the outcome being summed
             f[TOTAL] += value
