@@ -59,6 +59,7 @@ missed by the cached kernel (numba#8396, not merged).
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 from numba import njit, types
@@ -106,8 +107,7 @@ POOL_LAYOUTS = 96
 CLIQUE_ROWS_DEFAULT = 256  # states of at most this many layouts get the agreement cliques' bound
 
 
-@intrinsic
-def _popcount(typingctx, x):
+def _ctpop(typingctx, x):
     """The number of set bits of an int64 (LLVM's ctpop: one instruction where the CPU has it)."""
     sig = types.int64(types.int64)
 
@@ -115,6 +115,9 @@ def _popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return sig, codegen
+
+
+_popcount: Any = intrinsic(_ctpop)  # called as _popcount(x) in compiled code (typed Any: mypy sees _ctpop)
 
 
 @njit(**_JIT)
