@@ -68,8 +68,9 @@ from numba.core.extending import intrinsic
 from minelib.layouts import BITMASK_CELLS, Geometry, Layouts
 
 # meta: counters shared by the whole search, and KEEP: whether a full memo keeps its largest exact states
-# and CLIQUE_ROWS: the largest state (layouts) whose bound is tightened by agreement cliques
-ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS, KEEP, CLIQUE_ROWS, META_FIELDS = range(8)
+# and CLIQUE_ROWS: the largest state (layouts) whose bound is tightened by agreement cliques, MOVE_ROWS: the
+# largest state whose moves are each bounded by its cliques before they are tried
+ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS, KEEP, CLIQUE_ROWS, MOVE_ROWS, META_FIELDS = range(9)
 # entries[e]: where its key lies in the pool, its value, and what it is
 START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
 # frames[d]: a state being searched (its layouts lie in the arena), its moves, the move being summed
@@ -105,6 +106,8 @@ _JIT: dict = dict(cache=True, nogil=True)
 # big for it solves its states again and again (5x5/6 safe: 11.7M states solved with 32, 2.5M with room).
 POOL_LAYOUTS = 96
 CLIQUE_ROWS_DEFAULT = 256  # states of at most this many layouts get the agreement cliques' bound
+MOVE_ROWS_DEFAULT = 4096  # states searched of at most this many layouts bound each move by their cliques
+BLOCK = 16  # cliques a layout is compared with at once, in ``_cover`` (a loop the compiler vectorises)
 
 
 def _ctpop(typingctx, x):
@@ -311,13 +314,9 @@ def _fewest_bound(key):
 
 
 @njit(**_JIT)
-def _clique_bound(key, neighbours, bound, obs, heads, links):
-    """``bound``, or fewer: the cliques of a greedy cover of the layouts by the relation "agree" (every
-    cell safe in both shows the same number in both). Two layouts that agree cannot both be won: only
-    dying can tell them apart. So no two won layouts share a clique, and the cliques bound the wins.
-
-    Each layout's numbers on the key's cells are packed 16 to a word, 4 bits each, 15 for a mine: two
-    layouts agree when their words differ only in nibbles where either has 15."""
+def _numbers(key, neighbours, obs):
+    """obs[j]: what layout j of ``key`` shows on the key's living cells, packed 16 cells to a word, 4 bits
+    each, 15 for a mine; returns the words a layout takes."""
     n = len(key) - 1
     cells = key[0]
     words = 0
@@ -333,41 +332,66 @@ def _clique_bound(key, neighbours, bound, obs, heads, links):
             obs[j, w] |= (15 if m & bit else _popcount(m & around)) << shift
         t += 1
         words = w + 1
+    return words
+
+
+@njit(**_JIT)
+def _cover(key, neighbours, bound, obs, profiles, ands, labels, block):
+    """``bound``, or fewer: the cliques of a greedy cover of the layouts by the relation "agree" (every
+    cell safe in both shows the same number in both). Two layouts that agree cannot both be won: only
+    dying can tell them apart, and no move or free cell ever parts them. So no two won layouts share a
+    clique, and the cliques bound the wins of the state, and those of a move: the cliques holding a
+    layout where the move's cell is safe.
+
+    A layout joins the first clique it agrees with, compared with ``BLOCK`` cliques at a time. A clique's
+    profile is what its layouts show, 15 where all have a mine: layouts that agree show the same number
+    wherever two are safe, so a layout agrees with every member iff it agrees with the profile
+    (profiles[w], and profiles[4 + w] its nibbles of 15, word w). ands[q]: the cells that are mines in
+    every layout of clique q; labels[j]: the clique of layout j."""
+    n = len(key) - 1
+    words = _numbers(key, neighbours, obs)
     ones = 0x1111111111111111
     cliques = 0
     for j in range(n):
-        placed = False
-        for q in range(cliques):
-            r = heads[q]
-            fits = True
-            while r >= 0:
-                for w in range(words):
-                    a, b = obs[j, w], obs[r, w]
-                    mines = (a & (a >> 1) & (a >> 2) & (a >> 3) | b & (b >> 1) & (b >> 2) & (b >> 3)) & ones
-                    if (a ^ b) & ~(mines * 15):
-                        fits = False
-                        break
-                if not fits:
+        found = -1
+        for base in range(0, cliques, BLOCK):
+            top = min(base + BLOCK, cliques)
+            for q in range(top - base):
+                block[q] = 0
+            for w in range(words):
+                a = obs[j, w]
+                mines = (a & (a >> 1) & (a >> 2) & (a >> 3) & ones) * 15
+                for q in range(base, top):
+                    block[q - base] |= (a ^ profiles[w, q]) & ~(mines | profiles[4 + w, q])
+            for q in range(base, top):
+                if block[q - base] == 0:
+                    found = q
                     break
-                r = links[r]
-            if fits:
-                links[j] = heads[q]
-                heads[q] = j
-                placed = True
+            if found >= 0:
                 break
-        if not placed:
+        if found < 0:
             if cliques + 1 >= bound:  # no better than the bound already known
                 return bound
-            heads[cliques] = j
-            links[j] = -1
+            found = cliques
             cliques += 1
+            ands[found] = -1
+            for w in range(words):
+                profiles[w, found] = -1  # all mines: the layout's numbers fill it in
+                profiles[4 + w, found] = -1
+        for w in range(words):
+            a, holes = obs[j, w], profiles[4 + w, found]
+            mines = (a & (a >> 1) & (a >> 2) & (a >> 3) & ones) * 15
+            profiles[w, found] = (profiles[w, found] & ~holes) | (a & holes)
+            profiles[4 + w, found] = holes & mines
+        ands[found] &= key[j + 1]
+        labels[j] = found
     return cliques
 
 
 @njit(**_JIT)
 def _bound(key, slots, entries, pool):
     """An upper bound of ``wins`` without search: the stored value (and True), else the fewest-mines
-    bound (and False: a bound ``_clique_bound`` may tighten)."""
+    bound (and False: a bound ``_cover`` may tighten)."""
     if len(key) <= 3 or key[0] == 0:
         return 1, True
     e = _lookup(key, _hash(key), slots, entries, pool)
@@ -611,8 +635,9 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     small = np.zeros(40, np.int64)
     marks = np.empty(n + 1, np.uint8)
     work = np.empty((2, n + 1), np.int64)  # _canonical's images
-    rows = min(n, meta[CLIQUE_ROWS]) + 1  # _clique_bound's numbers, cliques and their members
-    obs, heads, links = np.zeros((rows, 4), np.int64), np.empty(rows, np.int64), np.empty(rows, np.int64)
+    rows = min(n, max(meta[CLIQUE_ROWS], meta[MOVE_ROWS])) + 1  # _cover's numbers, cliques, labels
+    obs, profiles, ands = np.zeros((rows, 4), np.int64), np.zeros((8, rows), np.int64), np.empty(rows, np.int64)
+    labels, block = np.empty(rows, np.int64), np.empty(BLOCK, np.int64)
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
     root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, -1, full & ~opened, n
@@ -622,8 +647,9 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             safe += 1
     root[MOVES], root[N_MOVES] = n + 1, 1
     arena[n + 1] = -(safe * 64 + i)
-    root[TOP] = n + 2
-    top = n + 2
+    arena[n + 2] = n  # its bound (a frame's moves are followed by their bounds)
+    root[TOP] = n + 3
+    top = n + 3
     d = 0
     value = 0
     phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
@@ -632,11 +658,23 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         if meta[ABORT]:
             return 0
         f = frames[d]
-        if phase == 0:  # a new state: list its moves
-            arena = _grow(arena, top + cells)
+        if phase == 0:  # a new state: list its moves, then bound each by the state's cliques
+            arena = _grow(arena, top + 2 * cells)
             f[MOVES] = top
-            f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], f[LIVING])
-            top += f[N_MOVES]
+            k = f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], f[LIVING])
+            arena[top + k : top + 2 * k] = f[SIZE]
+            if 2 < f[SIZE] <= meta[MOVE_ROWS]:
+                here = arena[f[LO] - 1 : f[LO] + f[SIZE]]
+                cliques = _cover(here, neighbours, f[SIZE] + 1, obs, profiles, ands, labels, block)
+                f[UB] = min(f[UB], cliques)
+                for j in range(k):
+                    cell = -arena[top + j] & 63
+                    bound = 0
+                    for q in range(cliques):
+                        if not ands[q] >> cell & 1:
+                            bound += 1
+                    arena[top + k + j] = bound
+            top += 2 * k
             f[TOP] = top
             f[NEXT] = f[BEST] = f[SKIPPED] = 0
             phase = 1
@@ -654,6 +692,10 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             f[THRESHOLD] = max(f[BEST], f[CAP])
             if safe <= f[THRESHOLD]:  # neither this move nor any later one can do better
                 value, exact, phase = max(f[BEST], safe, f[SKIPPED]), f[BEST] > f[CAP], 4
+                continue
+            bound = arena[f[MOVES] + f[N_MOVES] + f[NEXT] - 1]
+            if bound <= f[THRESHOLD]:  # the state's cliques rule this move out
+                f[SKIPPED] = max(f[SKIPPED], bound)
                 continue
             size = f[SIZE]
             arena = _grow(arena, top + 6 * size + 8)
@@ -693,13 +735,15 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 for g in range(min(groups, 63)):  # (a shift past 63 bits is undefined in compiled code)
                     if loose >> g & 1:
                         lo = f[RED] + (arena[f[ENDS] + g - 1] if g > 0 else 0)
-                        b = _clique_bound(
+                        b = _cover(
                             arena[lo : f[RED] + arena[f[ENDS] + g]],
                             neighbours,
                             arena[f[BOUNDS] + g],
                             obs,
-                            heads,
-                            links,
+                            profiles,
+                            ands,
+                            labels,
+                            block,
                         )
                         bound -= arena[f[BOUNDS] + g] - b
                         arena[f[BOUNDS] + g] = b
@@ -776,6 +820,7 @@ class CompiledEngine:
         dead: bool = False,
         keep: bool = True,
         clique_rows: int = CLIQUE_ROWS_DEFAULT,
+        move_rows: int = MOVE_ROWS_DEFAULT,
     ):
         n = geometry.n
         if n > BITMASK_CELLS:
@@ -792,6 +837,7 @@ class CompiledEngine:
         self._meta = np.zeros(META_FIELDS, np.int64)
         self._meta[KEEP] = keep
         self._meta[CLIQUE_ROWS] = clique_rows
+        self._meta[MOVE_ROWS] = move_rows
 
     @property
     def solved(self) -> int:

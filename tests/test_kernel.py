@@ -14,8 +14,8 @@ from minelib.kernel import (
     KEEP,
     VALUE,
     CompiledEngine,
-    _clique_bound,
     _compact,
+    _cover,
     _fewest_bound,
     _hash,
     _lookup,
@@ -173,6 +173,21 @@ def test_a_memo_that_keeps_its_largest_states_changes_no_value():
     assert values[True].states < values[False].states  # what is kept is found again, not solved again
 
 
+def _cliques(key: np.ndarray, neighbours: np.ndarray, bound: int | None = None) -> tuple[int, np.ndarray, np.ndarray]:
+    """_cover on a key: (cliques, ands, labels)."""
+    space = len(key)
+    obs, profiles = np.zeros((space, 4), np.int64), np.zeros((8, space), np.int64)
+    ands, labels, block = np.empty(space, np.int64), np.full(space, -1, np.int64), np.empty(16, np.int64)
+    cliques = _cover(key, neighbours, bound or space, obs, profiles, ands, labels, block)
+    return cliques, ands, labels
+
+
+def _agree(a: int, b: int, living: int, neighbours: np.ndarray) -> bool:
+    """Every living cell safe in both layouts shows the same number in both (by brute force)."""
+    shown = [x for x in range(len(neighbours)) if living >> x & 1 and not (a | b) >> x & 1]
+    return all((a & int(neighbours[x])).bit_count() == (b & int(neighbours[x])).bit_count() for x in shown)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from([(3, 3), (3, 4), (2, 5), (4, 4)]),
@@ -180,21 +195,29 @@ def test_a_memo_that_keeps_its_largest_states_changes_no_value():
     st.integers(0, 15),
     st.sampled_from(["none", "safe"]),
 )
-def test_agreement_cliques_bound_the_wins(shape, mines, cell, rule):
+def test_agreement_cliques_bound_the_wins_of_a_state_and_of_each_move(shape, mines, cell, rule):
     size = BoardSize(*shape)
     solver = OptimalSolver(size, mines, "python")
     i = cell % size.n_cells
     layouts = solver.first_click_layouts(size.cell_at(i), rule)
     if not layouts:
         return
-    engine, neighbours = solver.engine, np.array(solver.geometry.neighbours, np.int64)
-    for state in engine.outcomes(layouts, i, solver.geometry.full):
+    engine, neighbours, full = solver.engine, np.array(solver.geometry.neighbours, np.int64), solver.geometry.full
+    for state in engine.outcomes(layouts, i, full):
         living, rows = state
         key = np.array([living, *rows], np.int64)
-        space = len(rows) + 1
-        obs, heads, links = np.zeros((space, 4), np.int64), np.empty(space, np.int64), np.empty(space, np.int64)
-        cliques = _clique_bound(key, neighbours, len(rows) + 1, obs, heads, links)
+        cliques, ands, labels = _cliques(key, neighbours)
         assert engine.wins(state) <= cliques <= len(rows)
+        # a cover: every layout in one clique, whose layouts agree pairwise, and whose ands are theirs
+        assert sorted(set(labels[: len(rows)])) == list(range(cliques))
+        for q in range(cliques):
+            members = [m for m, label in zip(rows, labels) if label == q]
+            assert all(_agree(a, b, living, neighbours) for a in members for b in members)
+            assert int(ands[q]) & full == int(np.bitwise_and.reduce(np.array(members, np.int64))) & full
+        for c in range(size.n_cells):  # a move's wins: at most the cliques holding a layout where c is safe
+            if living >> c & 1:
+                safe_in = sum(1 for q in range(cliques) if not ands[q] >> c & 1)
+                assert engine.click(rows, c, full & ~living) <= safe_in
 
 
 def test_agreement_cliques_can_beat_the_fewest_mines_bound():
@@ -205,7 +228,13 @@ def test_agreement_cliques_can_beat_the_fewest_mines_bound():
     for state in solver.engine.outcomes(solver.first_click_layouts((0, 0), "safe"), 0, solver.geometry.full):
         living, rows = state
         key = np.array([living, *rows], np.int64)
-        space = len(rows) + 1
-        obs, heads, links = np.zeros((space, 4), np.int64), np.empty(space, np.int64), np.empty(space, np.int64)
-        found.append((_clique_bound(key, neighbours, len(rows) + 1, obs, heads, links), _fewest_bound(key)))
+        found.append((_cliques(key, neighbours)[0], _fewest_bound(key)))
     assert any(cliques < fewest for cliques, fewest in found)
+
+
+def test_a_cover_stops_at_the_bound_it_is_given():
+    solver = OptimalSolver("3x3", 3, "python")
+    neighbours = np.array(solver.geometry.neighbours, np.int64)
+    key = np.array([solver.geometry.full, *solver.all_layouts()], np.int64)
+    assert _cliques(key, neighbours)[0] > 3
+    assert _cliques(key, neighbours, bound=3)[0] == 3
