@@ -647,9 +647,8 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             safe += 1
     root[MOVES], root[N_MOVES] = n + 1, 1
     arena[n + 1] = -(safe * 64 + i)
-    arena[n + 2] = n  # its bound (a frame's moves are followed by their bounds)
-    root[TOP] = n + 3
-    top = n + 3
+    root[TOP] = n + 2
+    top = n + 2
     d = 0
     value = 0
     phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
@@ -658,11 +657,10 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
         if meta[ABORT]:
             return 0
         f = frames[d]
-        if phase == 0:  # a new state: list its moves, then bound each by the state's cliques
-            arena = _grow(arena, top + 2 * cells)
+        if phase == 0:  # a new state: list its moves, bounded by their safe layouts or by the state's cliques
+            arena = _grow(arena, top + cells)
             f[MOVES] = top
             k = f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], f[LIVING])
-            arena[top + k : top + 2 * k] = f[SIZE]
             if 2 < f[SIZE] <= meta[MOVE_ROWS]:
                 here = arena[f[LO] - 1 : f[LO] + f[SIZE]]
                 cliques = _cover(here, neighbours, f[SIZE] + 1, obs, profiles, ands, labels, block)
@@ -673,8 +671,10 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                     for q in range(cliques):
                         if not ands[q] >> cell & 1:
                             bound += 1
-                    arena[top + k + j] = bound
-            top += 2 * k
+                    if bound < -arena[top + j] >> 6:
+                        arena[top + j] = -(bound * 64 + cell)
+                arena[top : top + k].sort()  # the highest bound first
+            top += k
             f[TOP] = top
             f[NEXT] = f[BEST] = f[SKIPPED] = 0
             phase = 1
@@ -688,14 +688,10 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                 continue
             key = -arena[f[MOVES] + f[NEXT]]
             f[NEXT] += 1
-            safe, cell = key >> 6, key & 63
+            most, cell = key >> 6, key & 63  # the move's bound: its safe layouts, or its cliques
             f[THRESHOLD] = max(f[BEST], f[CAP])
-            if safe <= f[THRESHOLD]:  # neither this move nor any later one can do better
-                value, exact, phase = max(f[BEST], safe, f[SKIPPED]), f[BEST] > f[CAP], 4
-                continue
-            bound = arena[f[MOVES] + f[N_MOVES] + f[NEXT] - 1]
-            if bound <= f[THRESHOLD]:  # the state's cliques rule this move out
-                f[SKIPPED] = max(f[SKIPPED], bound)
+            if most <= f[THRESHOLD]:  # neither this move nor any later one can do better
+                value, exact, phase = max(f[BEST], most, f[SKIPPED]), f[BEST] > f[CAP], 4
                 continue
             size = f[SIZE]
             arena = _grow(arena, top + 6 * size + 8)
