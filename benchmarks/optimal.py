@@ -11,7 +11,8 @@ and prints time, states and peak memory. Part 3 measures the search's ideas one
 at a time on the compiled engine, each variant in a fresh process in the same
 run: the memo as it was (2M states, room for 32 layouts a key, cleared when
 full), the roomy memo, dead cells left out of the states, the bound of the
-agreement cliques on states of at most 64 or 256 layouts (the default), and a
+agreement cliques on states of at most 64 or 256 layouts, each move of a state
+of at most 4,096 layouts bounded by the state's cliques (the default), and a
 memo too small for the search (100,000 states) cleared when full or keeping its
 largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
@@ -113,22 +114,24 @@ def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
 
 
 # name -> (OptimalSolver options, the memo's layouts a key, keep the largest states when full, the largest
-# states bounded by agreement cliques): one idea at a time
+# states bounded by agreement cliques, the largest states whose moves are bounded by their cliques): one
+# idea at a time
 IDEAS = {
-    "memo as before": ({"max_states": 2_000_000}, 32, False, 0),
-    "roomy memo": ({}, None, True, 0),
-    "+ dead cells out": ({"dead": True}, None, True, 0),
-    "+ cliques <= 64": ({}, None, True, 64),
-    "+ cliques <= 256": ({}, None, True, 256),
-    "small memo cleared": ({"max_states": 100_000}, None, False, 64),
-    "small memo, kept": ({"max_states": 100_000}, None, True, 64),
+    "memo as before": ({"max_states": 2_000_000}, 32, False, 0, 0),
+    "roomy memo": ({}, None, True, 0, 0),
+    "+ dead cells out": ({"dead": True}, None, True, 0, 0),
+    "+ cliques <= 64": ({}, None, True, 64, 0),
+    "+ cliques <= 256": ({}, None, True, 256, 0),
+    "+ moves by cliques": ({}, None, True, 256, 4096),
+    "small memo cleared": ({"max_states": 100_000}, None, False, 256, 4096),
+    "small memo, kept": ({"max_states": 100_000}, None, True, 256, 4096),
 }
 
 
 def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     import minelib.kernel
 
-    options, pool_layouts, keep, clique_rows = IDEAS[idea]
+    options, pool_layouts, keep, clique_rows, move_rows = IDEAS[idea]
     if pool_layouts is not None:
         minelib.kernel.POOL_LAYOUTS = pool_layouts
     solve("2x2", 1, engine="compiled")  # warm up: load the compiled kernel
@@ -136,6 +139,7 @@ def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     solver = OptimalSolver(size, mines, "compiled", **options)
     solver.engine._meta[minelib.kernel.KEEP] = keep
     solver.engine._meta[minelib.kernel.CLIQUE_ROWS] = clique_rows
+    solver.engine._meta[minelib.kernel.MOVE_ROWS] = move_rows
     result = solver.first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))
