@@ -264,22 +264,39 @@ def _image(tables, t, mask):
 @njit(**_JIT)
 def _canonical(key, tables, work):
     """The smallest image of a state's key (living cells, then sorted layouts) under the symmetries:
-    ``key`` itself, or a row of ``work`` (two rows, at least as long as the key)."""
-    best = key
+    ``key`` itself, or a row of ``work`` (two rows, at least as long as the key).
+
+    A first pass ranks the images by their living cells and smallest layout, which decide almost
+    always; only the images that tie for first are sorted (none when the key itself wins alone)."""
     n = len(key)
+    living, smallest = key[0], key[1]
+    ties = np.int64(1) << 63  # the symmetries tying for first, as bits; bit 63 (the sign): the key itself
+    for t in range(tables.shape[0]):
+        image = _image(tables, t, key[0])
+        if image > living:  # most images lose on the living cells alone
+            continue
+        low = _image(tables, t, key[1])
+        for j in range(2, n):
+            low = min(low, _image(tables, t, key[j]))
+        if image < living or low < smallest:
+            living, smallest, ties = image, low, np.int64(1) << t
+        elif low == smallest:
+            ties |= np.int64(1) << t
+    if ties == np.int64(1) << 63:
+        return key
+    best = key if ties < 0 else work[0, :0]
     row = 0
     for t in range(tables.shape[0]):
+        if not ties >> t & 1:
+            continue
         image = work[row, :n]
-        image[0] = _image(tables, t, key[0])
-        if image[0] > best[0]:  # pruned: most images lose on the living cells alone
-            continue
-        smallest = image[1] = _image(tables, t, key[1])
-        for j in range(2, n):
+        image[0] = living
+        for j in range(1, n):
             image[j] = _image(tables, t, key[j])
-            smallest = min(smallest, image[j])
-        if image[0] == best[0] and smallest > best[1]:  # or on their smallest layout
-            continue
         image[1:].sort()
+        if len(best) == 0:
+            best, row = image, 1 - row
+            continue
         for j in range(n):
             if image[j] != best[j]:
                 if image[j] < best[j]:

@@ -14,11 +14,13 @@ from minelib.kernel import (
     KEEP,
     VALUE,
     CompiledEngine,
+    _canonical,
     _compact,
     _cover,
     _fewest_bound,
     _hash,
     _lookup,
+    _symmetry_tables,
     click,
 )
 from minelib.layouts import Geometry
@@ -238,3 +240,24 @@ def test_a_cover_stops_at_the_bound_it_is_given():
     key = np.array([solver.geometry.full, *solver.all_layouts()], np.int64)
     assert _cliques(key, neighbours)[0] > 3
     assert _cliques(key, neighbours, bound=3)[0] == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([(3, 3), (4, 4), (5, 5), (3, 5), (2, 4)]),
+    st.data(),
+)
+def test_the_compiled_canonical_form_is_the_python_one(shape, data):
+    # small boards with many symmetric states: ties on the living cells and the smallest layout are common
+    geometry = Geometry(BoardSize(*shape))
+    living = data.draw(st.sampled_from([geometry.full, 0, data.draw(st.integers(0, geometry.full))]))
+    symmetric = data.draw(st.booleans())
+    layouts = set(data.draw(st.lists(st.integers(0, geometry.full), min_size=1, max_size=12)))
+    if symmetric:  # a state closed under the symmetries ties every image
+        layouts |= {image for images in geometry.images(tuple(layouts)) for image in images}
+    layouts = tuple(sorted(layouts))
+    key = np.array([living, *layouts], np.int64)
+    work = np.empty((2, len(key)), np.int64)
+    expected = geometry.canonical_state(living, layouts)
+    got = _canonical(key, _symmetry_tables(geometry), work)
+    assert (int(got[0]), tuple(int(x) for x in got[1:])) == expected
