@@ -12,7 +12,7 @@ at a time on the compiled engine, each variant in a fresh process in the same
 run: the memo as it was (2M states, room for 32 layouts a key, cleared when
 full), the roomy memo, dead cells left out of the states, the bound of the
 agreement cliques on states of at most 64 or 256 layouts, each move of a state
-of at most 4,096 layouts bounded by the state's cliques (the default), and a
+of at most 4,096 or 65,536 layouts (the default) bounded by the state's cliques, and a
 memo too small for the search (100,000 states) cleared when full or keeping its
 largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
@@ -123,8 +123,9 @@ IDEAS = {
     "+ cliques <= 64": ({}, None, True, 64, 0),
     "+ cliques <= 256": ({}, None, True, 256, 0),
     "+ moves by cliques": ({}, None, True, 256, 4096),
-    "small memo cleared": ({"max_states": 100_000}, None, False, 256, 4096),
-    "small memo, kept": ({"max_states": 100_000}, None, True, 256, 4096),
+    "+ moves <= 65,536": ({}, None, True, 256, 65536),
+    "small memo cleared": ({"max_states": 100_000}, None, False, 256, 65536),
+    "small memo, kept": ({"max_states": 100_000}, None, True, 256, 65536),
 }
 
 

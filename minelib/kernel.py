@@ -19,7 +19,10 @@ the fewest mines, when the looser bound would let its move be searched (4x5/7:
 faster). And each state searched of at most ``MOVE_ROWS`` layouts bounds each of
 its moves by the cliques holding a layout where the move's cell is safe, orders
 its moves by that bound and never opens one that cannot beat the best so far
-(5x5/5: 89,250 states in 19 s -> 30,691 in 8 s).
+(5x5/5: 89,250 states in 19 s -> 30,691 in 8 s with states of at most 4,096
+layouts; 24,861 with the default 65,536). The cliques are sets of bits, one row
+per living cell and number, so a layout finds the first clique it agrees with by
+ANDing a few words per cell, not by a pass over every clique.
 
 Each Python function and its compiled twin:
 
@@ -111,8 +114,7 @@ _JIT: dict = dict(cache=True, nogil=True)
 # big for it solves its states again and again (5x5/6 safe: 11.7M states solved with 32, 2.5M with room).
 POOL_LAYOUTS = 96
 CLIQUE_ROWS_DEFAULT = 256  # states of at most this many layouts get the agreement cliques' bound
-MOVE_ROWS_DEFAULT = 4096  # states searched of at most this many layouts bound each move by their cliques
-BLOCK = 16  # cliques a layout is compared with at once, in ``_cover`` (a loop the compiler vectorises)
+MOVE_ROWS_DEFAULT = 65536  # states searched of at most this many layouts bound each move by their cliques
 
 
 def _ctpop(typingctx, x):
@@ -336,76 +338,79 @@ def _fewest_bound(key):
 
 
 @njit(**_JIT)
-def _numbers(key, neighbours, obs):
-    """obs[j]: what layout j of ``key`` shows on the key's living cells, packed 16 cells to a word, 4 bits
-    each, 15 for a mine; returns the words a layout takes."""
-    n = len(key) - 1
-    cells = key[0]
-    words = 0
-    t = 0
-    obs[:n, :] = 0
-    while cells:
-        bit = cells & -cells
-        cells ^= bit
-        around = neighbours[_popcount(bit - 1)]
-        w, shift = t >> 4, (t & 15) * 4
-        for j in range(n):
-            m = key[j + 1]
-            obs[j, w] |= (15 if m & bit else _popcount(m & around)) << shift
-        t += 1
-        words = w + 1
-    return words
-
-
-@njit(**_JIT)
-def _cover(key, neighbours, bound, obs, profiles, ands, labels, block):
+def _cover(key, neighbours, bound, compat, ands, labels, cells, agree):
     """``bound``, or fewer: the cliques of a greedy cover of the layouts by the relation "agree" (every
     cell safe in both shows the same number in both). Two layouts that agree cannot both be won: only
     dying can tell them apart, and no move or free cell ever parts them. So no two won layouts share a
     clique, and the cliques bound the wins of the state, and those of a move: the cliques holding a
     layout where the move's cell is safe.
 
-    A layout joins the first clique it agrees with, compared with ``BLOCK`` cliques at a time. A clique's
-    profile is what its layouts show, 15 where all have a mine: layouts that agree show the same number
-    wherever two are safe, so a layout agrees with every member iff it agrees with the profile
-    (profiles[w], and profiles[4 + w] its nibbles of 15, word w). ands[q]: the cells that are mines in
-    every layout of clique q; labels[j]: the clique of layout j."""
+    A layout joins the first clique it agrees with. The cliques are sets of bits: compat[c, v] holds
+    the cliques a layout showing v on living cell c agrees with there (those whose layouts show v on c,
+    or all have a mine there), so the cliques a layout agrees with are the AND of its rows, one per
+    living cell where it is safe: a few words, where comparing it with each clique took a pass over
+    them all. ands[q]: the cells that are mines in every layout of clique q; labels[j]: the clique of
+    layout j; ``cells`` and ``agree``: scratch (64 cells, and the words of one set of cliques)."""
     n = len(key) - 1
-    words = _numbers(key, neighbours, obs)
-    ones = 0x1111111111111111
+    living = key[0]
+    count = 0
+    left = living
+    while left:
+        bit = left & -left
+        left ^= bit
+        cells[count] = _popcount(bit - 1)
+        count += 1
     cliques = 0
+    words = 0
     for j in range(n):
+        m = key[j + 1]
         found = -1
-        for base in range(0, cliques, BLOCK):
-            top = min(base + BLOCK, cliques)
-            for q in range(top - base):
-                block[q] = 0
+        if cliques:
             for w in range(words):
-                a = obs[j, w]
-                mines = (a & (a >> 1) & (a >> 2) & (a >> 3) & ones) * 15
-                for q in range(base, top):
-                    block[q - base] |= (a ^ profiles[w, q]) & ~(mines | profiles[4 + w, q])
-            for q in range(base, top):
-                if block[q - base] == 0:
-                    found = q
+                agree[w] = -1
+            for t in range(count):
+                c = cells[t]
+                if not m >> c & 1:
+                    v = _popcount(m & neighbours[c])
+                    for w in range(words):  # (indexed whole: a row's slice would count references)
+                        agree[w] &= compat[c, v, w]
+            for w in range(words):
+                if agree[w]:
+                    low = agree[w] & -agree[w]
+                    found = w * 64 + _popcount(low - 1)
                     break
-            if found >= 0:
-                break
-        if found < 0:
+        if found < 0:  # a new clique
             if cliques + 1 >= bound:  # no better than the bound already known
                 return bound
             found = cliques
             cliques += 1
-            ands[found] = -1
-            for w in range(words):
-                profiles[w, found] = -1  # all mines: the layout's numbers fill it in
-                profiles[4 + w, found] = -1
-        for w in range(words):
-            a, holes = obs[j, w], profiles[4 + w, found]
-            mines = (a & (a >> 1) & (a >> 2) & (a >> 3) & ones) * 15
-            profiles[w, found] = (profiles[w, found] & ~holes) | (a & holes)
-            profiles[4 + w, found] = holes & mines
-        ands[found] &= key[j + 1]
+            w, bit = found >> 6, np.int64(1) << (found & 63)
+            if w == words:  # a new word of cliques: cleared in every row it will be read from
+                for t in range(count):
+                    for v in range(9):
+                        compat[cells[t], v, w] = 0
+                words += 1
+            for t in range(count):
+                c = cells[t]
+                if m >> c & 1:  # a mine agrees with any number
+                    for v in range(9):
+                        compat[c, v, w] |= bit
+                else:
+                    compat[c, _popcount(m & neighbours[c]), w] |= bit
+            ands[found] = m
+        else:
+            settled = ands[found] & ~m & living  # cells where the clique had only mines: now a number
+            if settled:
+                w, bit = found >> 6, np.int64(1) << (found & 63)
+                while settled:
+                    low = settled & -settled
+                    settled ^= low
+                    c = _popcount(low - 1)
+                    v = _popcount(m & neighbours[c])
+                    for u in range(9):
+                        if u != v:
+                            compat[c, u, w] &= ~bit
+            ands[found] &= m
         labels[j] = found
     return cliques
 
@@ -559,7 +564,8 @@ def _grow(arena, need):
 
 @njit(**_JIT)
 def _push_moves(arena, top, lo, n, living):
-    """Write the living cells of the state arena[lo:lo+n] at ``top``, safest first; returns how many."""
+    """Write the living cells of the state arena[lo:lo+n] at ``top``, each as -(safe layouts * 64 + cell)
+    (sorted ascending: safest first, then the higher cell); returns how many."""
     k = 0
     while living:
         bit = living & -living
@@ -570,8 +576,31 @@ def _push_moves(arena, top, lo, n, living):
                 safe += 1
         arena[top + k] = -(safe * 64 + _popcount(bit - 1))  # ascending: safest first, then the higher cell
         k += 1
-    arena[top : top + k].sort()
     return k
+
+
+@njit(**_JIT)
+def _sort_small(a, lo, hi):
+    """Sort a[lo:hi] in place, by insertion (stable; a few dozen items: no slice, no call to a sort)."""
+    for j in range(lo + 1, hi):
+        x = a[j]
+        t = j
+        while t > lo and a[t - 1] > x:
+            a[t] = a[t - 1]
+            t -= 1
+        a[t] = x
+
+
+@njit(**_JIT)
+def _order_by_bound(arena, order, bounds, groups):
+    """arena[order:order+groups]: the groups by their bound arena[bounds+g], highest first, ties in order."""
+    for j in range(groups):
+        g, b = j, arena[bounds + j]
+        t = j
+        while t > 0 and arena[bounds + arena[order + t - 1]] < b:
+            arena[order + t] = arena[order + t - 1]
+            t -= 1
+        arena[order + t] = g
 
 
 @njit(**_JIT)
@@ -657,9 +686,9 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     small = np.zeros(40, np.int64)
     marks = np.empty(n + 1, np.uint8)
     work = np.empty((2, n + 1), np.int64)  # _canonical's images
-    rows = min(n, max(meta[CLIQUE_ROWS], meta[MOVE_ROWS])) + 1  # _cover's numbers, cliques, labels
-    obs, profiles, ands = np.zeros((rows, 4), np.int64), np.zeros((8, rows), np.int64), np.empty(rows, np.int64)
-    labels, block = np.empty(rows, np.int64), np.empty(BLOCK, np.int64)
+    rows = min(n, max(meta[CLIQUE_ROWS], meta[MOVE_ROWS])) + 1  # _cover's cliques: sets of bits, ands, labels
+    compat, agree = np.empty((cells, 9, rows // 64 + 1), np.int64), np.empty(rows // 64 + 1, np.int64)
+    ands, labels, spots = np.empty(rows, np.int64), np.empty(rows, np.int64), np.empty(64, np.int64)
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
     root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, -1, full & ~opened, n
@@ -685,7 +714,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             k = f[N_MOVES] = _push_moves(arena, top, f[LO], f[SIZE], f[LIVING])
             if 2 < f[SIZE] <= meta[MOVE_ROWS]:
                 here = arena[f[LO] - 1 : f[LO] + f[SIZE]]
-                cliques = _cover(here, neighbours, f[SIZE] + 1, obs, profiles, ands, labels, block)
+                cliques = _cover(here, neighbours, f[SIZE] + 1, compat, ands, labels, spots, agree)
                 f[UB] = min(f[UB], cliques)
                 for j in range(k):
                     cell = -arena[top + j] & 63
@@ -695,7 +724,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                             bound += 1
                     if bound < -arena[top + j] >> 6:
                         arena[top + j] = -(bound * 64 + cell)
-                arena[top : top + k].sort()  # the highest bound first
+            _sort_small(arena, top, top + k)  # the highest bound first
             top += k
             f[TOP] = top
             f[NEXT] = f[BEST] = f[SKIPPED] = 0
@@ -757,18 +786,18 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
                             arena[lo : f[RED] + arena[f[ENDS] + g]],
                             neighbours,
                             arena[f[BOUNDS] + g],
-                            obs,
-                            profiles,
+                            compat,
                             ands,
                             labels,
-                            block,
+                            spots,
+                            agree,
                         )
                         bound -= arena[f[BOUNDS] + g] - b
                         arena[f[BOUNDS] + g] = b
             if bound <= f[THRESHOLD]:
                 f[SKIPPED] = max(f[SKIPPED], bound)
                 continue
-            arena[f[ORDER] : f[ORDER] + groups] = np.argsort(-arena[f[BOUNDS] : f[BOUNDS] + groups], kind="mergesort")
+            _order_by_bound(arena, f[ORDER], f[BOUNDS], groups)
             f[AT], f[LEFT], f[TOTAL] = 0, bound, 0
             phase = 2
         elif phase == 2:  # the next outcome of the move being summed

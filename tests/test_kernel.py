@@ -178,10 +178,27 @@ def test_a_memo_that_keeps_its_largest_states_changes_no_value():
 def _cliques(key: np.ndarray, neighbours: np.ndarray, bound: int | None = None) -> tuple[int, np.ndarray, np.ndarray]:
     """_cover on a key: (cliques, ands, labels)."""
     space = len(key)
-    obs, profiles = np.zeros((space, 4), np.int64), np.zeros((8, space), np.int64)
-    ands, labels, block = np.empty(space, np.int64), np.full(space, -1, np.int64), np.empty(16, np.int64)
-    cliques = _cover(key, neighbours, bound or space, obs, profiles, ands, labels, block)
+    compat, agree = np.empty((len(neighbours), 9, space // 64 + 1), np.int64), np.empty(space // 64 + 1, np.int64)
+    ands, labels, cells = np.empty(space, np.int64), np.full(space, -1, np.int64), np.empty(64, np.int64)
+    cliques = _cover(key, neighbours, bound or space, compat, ands, labels, cells, agree)
     return cliques, ands, labels
+
+
+def _greedy(rows: tuple[int, ...], living: int, neighbours: np.ndarray) -> list[int]:
+    """The greedy cover by brute force: each layout joins the first clique all of whose layouts it agrees
+    with; its labels."""
+    cliques: list[list[int]] = []
+    labels = []
+    for m in rows:
+        q = next(
+            (q for q, members in enumerate(cliques) if all(_agree(m, a, living, neighbours) for a in members)), None
+        )
+        if q is None:
+            q = len(cliques)
+            cliques.append([])
+        cliques[q].append(m)
+        labels.append(q)
+    return labels
 
 
 def _agree(a: int, b: int, living: int, neighbours: np.ndarray) -> bool:
@@ -210,6 +227,8 @@ def test_agreement_cliques_bound_the_wins_of_a_state_and_of_each_move(shape, min
         key = np.array([living, *rows], np.int64)
         cliques, ands, labels = _cliques(key, neighbours)
         assert engine.wins(state) <= cliques <= len(rows)
+        if len(rows) <= 150:  # (the brute force is quadratic)
+            assert list(labels[: len(rows)]) == _greedy(rows, living, neighbours)
         # a cover: every layout in one clique, whose layouts agree pairwise, and whose ands are theirs
         assert sorted(set(labels[: len(rows)])) == list(range(cliques))
         for q in range(cliques):
@@ -232,6 +251,19 @@ def test_agreement_cliques_can_beat_the_fewest_mines_bound():
         key = np.array([living, *rows], np.int64)
         found.append((_cliques(key, neighbours)[0], _fewest_bound(key)))
     assert any(cliques < fewest for cliques, fewest in found)
+
+
+def test_a_cover_of_many_cliques_is_the_greedy_one():
+    # all layouts of 4x4 with 3 mines, every cell living: hundreds of cliques, several words of bits each
+    solver = OptimalSolver("4x4", 3, "python")
+    neighbours = np.array(solver.geometry.neighbours, np.int64)
+    rows, living = solver.all_layouts(), solver.geometry.full
+    cliques, ands, labels = _cliques(np.array([living, *rows], np.int64), neighbours)
+    assert cliques > 128
+    assert list(labels[: len(rows)]) == _greedy(rows, living, neighbours)
+    for q in range(cliques):
+        members = [m for m, label in zip(rows, labels) if label == q]
+        assert int(ands[q]) & living == int(np.bitwise_and.reduce(np.array(members, np.int64))) & living
 
 
 def test_a_cover_stops_at_the_bound_it_is_given():
