@@ -805,10 +805,15 @@ def warm_up() -> None:
     busy loading code lets a browser send a click before the choice made just before it."""
     global _warm
     if not _warm:
-        tracker, values = Tracker(), np.array([[1, UNOPENED_CODE]], np.int8)
-        tracker.analyze(values, 1)
-        tracker.what_if(values, 1, 1)
-        tracker.analyze(np.array([[1, 1]], np.int8), 1)  # an update
+        for writable in (True, False):  # a board's values are read-only: to numba, another type of array
+            values, update = np.array([[1, UNOPENED_CODE]], np.int8), np.array([[1, 1]], np.int8)
+            values.setflags(write=writable)
+            update.setflags(write=writable)
+            tracker = Tracker()
+            tracker.analyze(values, 1)
+            tracker.what_if(values, 1, 1)
+            tracker.analyze(update, 1)  # an update
+            _in_python(values.ravel(), 1, 2, 1)  # the path past the fused call's bounds
         _warm = True
 
 

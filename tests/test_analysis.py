@@ -1,6 +1,8 @@
 """minelib.analyze against brute-force enumeration of layouts, and its errors."""
 
 import contextlib
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
@@ -331,3 +333,23 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
             game.open(safe[rng.integers(len(safe))] if not result.certain_safe else safe[0])
         steps += 1
     assert steps > 10
+
+
+def test_warm_up_loads_every_compiled_function_a_game_calls():
+    # numba loads a function once per type of its arguments: a board's read-only values are another
+    # type than a fresh array's, so a warm-up on fresh arrays left a load (~0.1 s each) to the first game
+    script = """
+import sys
+from minelib import boxes
+from minelib.game import Game
+from minelib.players import make_player
+
+boxes.warm_up()
+names = [n for n in dir(boxes) if hasattr(getattr(boxes, n), "signatures")]
+before = {n: set(getattr(boxes, n).signatures) for n in names}
+for seed in range(3):
+    make_player("twostep").play(Game("16x30", 99, "safe", seed=seed), (0, 0))
+print(sorted(n for n in names if set(getattr(boxes, n).signatures) - before[n]))
+"""
+    found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert found.stdout.strip() == "[]", found.stdout
