@@ -53,7 +53,7 @@ them (each part carries the union and intersection of its layouts), moves are
 tried by their bound (their safe layouts, or their cliques when fewer; the Python
 engine: safest first), and outcomes of equal bound in the order they were
 produced. Bits are counted by LLVM's ctpop (one instruction).
-With these and the bounds above, 5x5/5 takes about 7 s (28 s before them).
+With these and the bounds above, 5x5/5 takes about 3 s (28 s before them).
 
 Everything runs with the GIL released, so the caller can wait in Python and
 stop the search (time cap, Ctrl-C) by raising the abort flag in ``meta``.
