@@ -450,11 +450,6 @@ class TwoStepPlayer(LookaheadPlayer):
     50/50s join the candidates, and a candidate's score is multiplied by
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
     risk it would have to take anyway weighs less.
-    With ``deep`` (0: off), the best ``deep`` living candidates whose score is within ``deep_margin``
-    of the best one are looked at one step deeper (``_deeper``: after each number a candidate may
-    show, the best two-step score there, 1 when a certain cell follows), and the best of that is
-    played (on 20,000 paired expert games: ``deep=2`` +0.08 [-0.09, +0.26] points, ``deep=4,
-    deep_margin=1/25`` +0.16 [-0.11, +0.43], at 4-5 times the time a game: not the default).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
@@ -473,8 +468,6 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 2000,
         forced: bool = True,
         influence: Fraction = Fraction(0),
-        deep: int = 0,
-        deep_margin: Fraction = Fraction(1, 100),
     ):
         super().__init__(
             lookahead=candidates,
@@ -484,7 +477,6 @@ class TwoStepPlayer(LookaheadPlayer):
         )
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence = forced, Fraction(influence)
-        self.deep, self.deep_margin = deep, Fraction(deep_margin)
 
     def _run(self, game: Game, log: bool) -> _LookaheadRun:
         return _TwoStepRun(game, log, self)
@@ -535,34 +527,7 @@ class _TwoStepRun(_LookaheadRun):
             if scores[c][0]:
                 floor = max(floor, score)
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
-        if self.player.deep:
-            best = scores[cell]
-            near = [c for c in scores if scores[c][0] == best[0] and scores[c][1] >= best[1] - self.player.deep_margin]
-            if len(near) > 1:
-                near = sorted(near, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)[: self.player.deep]
-                deeper = {c: round(self._deeper(board, result, c) * weight[c], 9) for c in near}
-                cell = max(near, key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),))
         return Move("open", cell, False, risk[cell])
-
-    def _deeper(self, board: Board, result, cell: Cell) -> float:
-        """The chance to survive ``cell`` and then the best two-step guess after each number it may show
-        (1 after a number from which a certain cell follows): the two-step score one step deeper."""
-        c, total = self.size.cell_id(cell), 0.0
-        for number, after in self.analyzer.what_if(board, cell).items():
-            if after.certain_safe or after.certain_mines:
-                total += after.count / result.count
-                continue
-            live = self.values
-            self.values = live.copy()  # the position after the number, for the candidates' neighbourhoods
-            self.values[c] = number
-            try:
-                there = board.with_value(cell, number)
-                _, candidates = self.candidates(there, after)
-                best = max(self.score(there, after, d)[:2] for d in candidates)[1]
-            finally:
-                self.values = live
-            total += after.count / result.count * best
-        return total
 
     def _influenced(self, latent: LatentFiftyFifties, risk: dict[Cell, Fraction], candidates: list[Cell]):
         """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added."""

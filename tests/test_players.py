@@ -155,45 +155,6 @@ def _two_step_oracle(board: Board, mines: int, cell, blend: int = 4) -> float:
     return score / len(everything)
 
 
-def _three_step_oracle(board: Board, mines: int, cell) -> float:
-    """The deeper look at ``cell`` by brute force: over the layouts where it is safe, grouped by the
-    number it shows, 1 if a certain cell follows, else the best two-step score there (of the living
-    cells, those that may show two numbers or more, when there are any)."""
-    from minelib.oracles import layouts
-
-    everything = list(layouts(board, mines))
-    by_number: dict[int, list] = {}
-    for layout in everything:
-        if cell not in layout:
-            by_number.setdefault(sum(n in layout for n in board.size.neighbours(cell)), []).append(layout)
-    score = 0.0
-    for number, group in by_number.items():
-        there = board.with_value(cell, number)
-        after = analyze(there, mines)
-        if after.certain_safe or after.certain_mines:
-            score += len(group)
-            continue
-        shown = {
-            d: {sum(n in layout for n in board.size.neighbours(d)) for layout in group if d not in layout}
-            for d in there.unopened_cells()
-        }
-        living = [d for d in shown if len(shown[d]) > 1] or list(shown)
-        score += len(group) * max(_two_step_oracle(there, mines, d) for d in living)
-    return score / len(everything)
-
-
-@pytest.mark.parametrize("text, mines", [("1...\n....\n....", 3), ("..2.\n....\n1...", 3), ("1.\n..\n..\n..", 2)])
-def test_the_deeper_look_is_the_brute_force_three_step_score(text, mines):
-    from minelib.players import TwoStepPlayer, _TwoStepRun
-
-    board = Board.from_text(text)
-    player = TwoStepPlayer(cut=0, candidates=99, off_frontier=99, deep=2)  # every cell a candidate
-    run = _TwoStepRun(Game.showing(board, mines), False, player)
-    result = run.analyzer.analyze(board)
-    for cell in board.unopened_cells():
-        assert run._deeper(board, result, cell) == pytest.approx(_three_step_oracle(board, mines, cell), abs=1e-12)
-
-
 @pytest.mark.parametrize(
     "text, mines",
     [("1...\n....\n....", 3), ("1.1.\n....\n....", 3), ("..2.\n....\n1...", 3), ("2...\n....\n..1.", 3)],
