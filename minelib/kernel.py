@@ -564,8 +564,8 @@ def _grow(arena, need):
 
 @njit(**_JIT)
 def _push_moves(arena, top, lo, n, living):
-    """Write the living cells of the state arena[lo:lo+n] at ``top``, each as -(safe layouts * 64 + cell)
-    (sorted ascending: safest first, then the higher cell); returns how many."""
+    """Write the living cells of the state arena[lo:lo+n] at ``top``, each as -(safe layouts * 64 + cell),
+    unsorted (ascending, they are the safest first, then the higher cell); returns how many."""
     k = 0
     while living:
         bit = living & -living
@@ -595,12 +595,12 @@ def _sort_small(a, lo, hi):
 def _order_by_bound(arena, order, bounds, groups):
     """arena[order:order+groups]: the groups by their bound arena[bounds+g], highest first, ties in order."""
     for j in range(groups):
-        g, b = j, arena[bounds + j]
+        b = arena[bounds + j]
         t = j
         while t > 0 and arena[bounds + arena[order + t - 1]] < b:
             arena[order + t] = arena[order + t - 1]
             t -= 1
-        arena[order + t] = g
+        arena[order + t] = j
 
 
 @njit(**_JIT)
