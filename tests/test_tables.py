@@ -97,7 +97,7 @@ def test_a_table_from_before_the_derived_column_still_loads_and_fills(tmp_path):
 
 def test_capped_entries_are_recorded_and_retried_with_more_time(tmp_path):
     path = tmp_path / "t.sqlite"
-    task = Task(4, 5, 5, "none")  # takes far longer than the cap
+    task = Task(5, 5, 6, "none")  # about a minute: a thousand times the cap
     assert fill_table(path, [task], cap=0.05, progress=False)["capped"] == 1
     assert capped(path) == [(task, 0.05)] and load_table(path) == []
     small = Task(2, 2, 1, "none")
