@@ -339,7 +339,6 @@ def test_warm_up_loads_every_compiled_function_a_game_calls():
     # numba loads a function once per type of its arguments: a board's read-only values are another
     # type than a fresh array's, so a warm-up on fresh arrays left a load (~0.1 s each) to the first game
     script = """
-import sys
 from minelib import boxes
 from minelib.game import Game
 from minelib.players import make_player
