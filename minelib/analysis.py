@@ -125,7 +125,15 @@ class Analysis:
 
     def probability(self, cell: Cell) -> Fraction | None:
         """The mine probability of ``cell`` (None if it is opened; 1 for a flag)."""
-        return self._fraction(int(self._groups[cell[0] * self.board.size.width + cell[1]]))
+        return self._fraction(int(self._groups[cell[0] * self.board.values.shape[1] + cell[1]]))
+
+    def risks(self) -> dict[Cell, Fraction]:
+        """Every unopened cell's mine probability (flags left out), row by row; the cells of a group
+        share one ``Fraction`` object."""
+        table = [self._fraction(g) for g in range(len(self._ratios))]
+        cells = np.flatnonzero(self._groups >= 0)
+        width = self.board.values.shape[1]
+        return {divmod(c, width): table[g] for c, g in zip(cells.tolist(), self._groups[cells].tolist())}
 
     @property
     def probabilities(self) -> list[list[Fraction | None]]:

@@ -109,6 +109,11 @@ def neighbour_sums(mask: np.ndarray) -> np.ndarray:
     return total
 
 
+@lru_cache(maxsize=64)
+def _size_of(shape: tuple[int, ...]) -> BoardSize:
+    return BoardSize(*shape)
+
+
 class Board:
     """A position: what the player sees (unopened cells, numbers, known mines)."""
 
@@ -187,7 +192,7 @@ class Board:
     @property
     def size(self) -> BoardSize:
         """The board's size."""
-        return BoardSize(*self.values.shape)
+        return _size_of(self.values.shape)
 
     def with_value(self, cell: Cell, value: int) -> Board:
         """A copy of this board with one cell changed."""

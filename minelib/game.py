@@ -12,7 +12,8 @@ tables, the command line and the explorer use too):
 A seeded game places its mines at the first click (the rule depends on where it
 is). A fixed layout can be loaded from a picture (``*`` mine, ``.`` safe) to
 replay datasets. Cells are ``(y, x)``; inside, the engine uses flat cell ids and
-plain lists, which keeps a whole 80x80 game in Python fast.
+plain lists, and opens a zero's region in compiled code (``reveal``, which the
+players' compiled one-number rules use too: ``minelib.sweep``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 
@@ -32,6 +34,49 @@ PLAYING, WON, LOST = "playing", "won", "lost"
 def neighbour_ids(size: BoardSize) -> tuple[tuple[int, ...], ...]:
     """For every cell id, the ids of its neighbours."""
     return tuple(tuple(size.cell_id(n) for n in size.neighbours(c)) for c in size.cells())
+
+
+@lru_cache(maxsize=64)
+def neighbour_table(size: BoardSize) -> tuple[np.ndarray, np.ndarray]:
+    """``neighbour_ids`` as arrays for compiled code: a row of 8 ids per cell (padded with -1), and
+    how many each cell has."""
+    ids = neighbour_ids(size)
+    table = np.full((size.n_cells, 8), -1, np.int32)
+    for c, around in enumerate(ids):
+        table[c, : len(around)] = around
+    count = np.array([len(around) for around in ids], np.int32)
+    table.setflags(write=False)
+    count.setflags(write=False)
+    return table, count
+
+
+@njit(cache=True, nogil=True)
+def reveal(values, numbers, table, count, start, opened, n_opened, stack):
+    """Open ``start`` (unopened and safe) and, through zeros, its region: each cell is set to its
+    number in ``values`` and appended to ``opened`` after its ``n_opened`` cells; returns the new
+    length. The cells come in the order of ``Game.open_id``'s stack (``stack``: room for 8 per cell)."""
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        if values[c] != UNOPENED:
+            continue
+        values[c] = numbers[c]
+        opened[n_opened] = c
+        n_opened += 1
+        if numbers[c] == 0:
+            for k in range(count[c]):
+                n = table[c, k]
+                if values[n] == UNOPENED:
+                    stack[top] = n
+                    top += 1
+    return n_opened
+
+
+@lru_cache(maxsize=64)
+def _most_neighbours(size: BoardSize) -> int:
+    return max(len(n) for n in neighbour_ids(size))
 
 
 def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | None = None) -> Cell:
@@ -72,7 +117,7 @@ def check_rule(size: BoardSize | str, mines: int, rule: str) -> None:
     check_first_click(rule)
     if not isinstance(mines, (int, np.integer)) or mines < 0:
         raise ValueError(f"the number of mines must be a non-negative integer, got {mines!r}")
-    kept_free = {"none": 0, "safe": 1, "zero": max(1 + len(n) for n in neighbour_ids(size))}[rule]
+    kept_free = {"none": 0, "safe": 1, "zero": 1 + _most_neighbours(size)}[rule]
     if mines > size.n_cells - kept_free:
         raise ValueError(
             f"{mines} mines do not fit on {size} with the {rule!r} first-click rule "
@@ -121,6 +166,8 @@ class Game:
         self._values = [UNOPENED] * size.n_cells
         self._mine: list[bool] | None = None
         self._numbers: list[int] | None = None
+        self._numbers_array: np.ndarray | None = None  # the same, for compiled code
+        self._shown: np.ndarray | None = None
         self.first: Cell | None = None
         self.status, self.opened, self.flags = PLAYING, 0, 0
         if layout is not None:
@@ -157,7 +204,17 @@ class Game:
         if layout.shape != (self.size.height, self.size.width) or int(layout.sum()) != self.mines:
             raise ValueError(f"the layout must be {self.size} with {self.mines} mines")
         self._mine = layout.ravel().tolist()
-        self._numbers = [sum(self._mine[n] for n in around) for around in self._neighbours]
+        padded = np.pad(layout.astype(np.int8), 1)
+        height, width = layout.shape
+        around = sum(
+            padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+            if dy or dx
+        )
+        self._numbers_array = np.asarray(around, np.int8).ravel()
+        self._numbers = self._numbers_array.tolist()
+        self._shown = np.where(layout.ravel(), np.int8(MINE), self._numbers_array)  # each cell, settled
 
     def _place_at_random(self, first: int) -> None:
         banned = (
@@ -233,20 +290,41 @@ class Game:
         if self._mine[start]:
             self.status = LOST
             return []
-        values, numbers, neighbours = self._values, self._numbers, self._neighbours
-        opened, stack = [], [start]
-        while stack:
-            c = stack.pop()
-            if values[c] != UNOPENED:
-                continue
-            values[c] = numbers[c]
-            opened.append(c)
-            if numbers[c] == 0:
-                stack.extend(n for n in neighbours[c] if values[n] == UNOPENED)
+        values, numbers = self._values, self._numbers
+        if numbers[start]:
+            values[start] = numbers[start]
+            opened = [start]
+        else:  # a region: opened in compiled code on arrays of the view
+            view, n = np.array(values, np.int8), self.size.n_cells
+            found, stack = np.empty(n, np.int32), np.empty(8 * n + 1, np.int32)
+            k = reveal(view, self._numbers_array, *neighbour_table(self.size), start, found, 0, stack)
+            opened = found[:k].tolist()
+            for c in opened:
+                values[c] = numbers[c]
         self.opened += len(opened)
         if self.opened == self.size.n_cells - self.mines:
             self.status = WON
         return opened
+
+    def take_swept(self, values: np.ndarray, changed: list[int]) -> None:
+        """Take over the cells a compiled sweep opened or flagged (``minelib.sweep``): ``values`` is
+        the view it played on, ``changed`` the cells it changed (certain moves: never a mine)."""
+        if self.over:
+            raise ValueError(f"the game is over ({self.status})")
+        shown = self._shown
+        assert shown is not None, "a sweep opens only after the first click"
+        index = np.array(changed, np.int64)
+        new = values[index]
+        if set(map(self._values.__getitem__, changed)) - {UNOPENED} or not np.array_equal(new, shown[index]):
+            bad = next(i for i, c in enumerate(changed) if self._values[c] != UNOPENED or new[i] != shown[c])
+            raise ValueError(f"a sweep may not change cell {self.size.cell_at(changed[bad])} to {new[bad]}")
+        for c, v in zip(changed, new.tolist()):
+            self._values[c] = v
+        flags = int(np.count_nonzero(new == MINE))
+        self.flags += flags
+        self.opened += len(changed) - flags
+        if self.opened == self.size.n_cells - self.mines:
+            self.status = WON
 
     def _rule_holds(self, first: int) -> bool:
         assert self._mine is not None and self._numbers is not None, "the layout is placed"

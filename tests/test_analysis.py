@@ -339,16 +339,17 @@ def test_warm_up_loads_every_compiled_function_a_game_calls():
     # numba loads a function once per type of its arguments: a board's read-only values are another
     # type than a fresh array's, so a warm-up on fresh arrays left a load (~0.1 s each) to the first game
     script = """
-from minelib import boxes
+from minelib import boxes, sweep
 from minelib.game import Game
 from minelib.players import make_player
 
 boxes.warm_up()
-names = [n for n in dir(boxes) if hasattr(getattr(boxes, n), "signatures")]
-before = {n: set(getattr(boxes, n).signatures) for n in names}
+player = make_player("twostep")  # warms the sweep up
+compiled = [(m, n) for m in (boxes, sweep) for n in dir(m) if hasattr(getattr(m, n), "signatures")]
+before = {n: set(getattr(m, n).signatures) for m, n in compiled}
 for seed in range(3):
-    make_player("twostep").play(Game("16x30", 99, "safe", seed=seed), (0, 0))
-print(sorted(n for n in names if set(getattr(boxes, n).signatures) - before[n]))
+    player.play(Game("16x30", 99, "safe", seed=seed), (0, 0))
+print(sorted(n for m, n in compiled if set(getattr(m, n).signatures) - before[n]))
 """
     found = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]", found.stdout

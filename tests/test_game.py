@@ -1,9 +1,10 @@
 """The game engine: rules, seeded layouts, opening regions, flags, fixed layouts."""
 
+import numpy as np
 import pytest
 
 from minelib.board import MINE, UNOPENED, BoardSize, neighbour_sums
-from minelib.game import Game, layout_picture, mines_for_density, parse_layout
+from minelib.game import Game, layout_picture, mines_for_density, neighbour_ids, parse_layout
 
 
 @pytest.mark.parametrize("rule", ["zero", "safe", "none"])
@@ -38,6 +39,30 @@ def test_opening_a_zero_opens_its_region_and_numbers_are_true():
     assert set(opened) == {c for c in game.size.cells() if c not in {(0, 0), (3, 3)}}
     assert all(game.value(c) == numbers[c] for c in opened)
     assert game.status == "won"
+
+
+def test_a_region_opens_in_the_order_of_a_plain_stack():
+    # the compiled region keeps the order of the stack it replaced (the ZDD player numbers its
+    # variables in that order), and the numbers, flags and status of the plain engine
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        size = BoardSize(int(rng.integers(1, 9)), int(rng.integers(2, 12)))
+        layout = rng.random((size.height, size.width)) < rng.uniform(0, 0.3)
+        start = int(rng.integers(size.n_cells))
+        layout.ravel()[start] = False
+        game = Game(size, int(layout.sum()), "none", layout=layout)
+        numbers, ids = neighbour_sums(layout).ravel().tolist(), neighbour_ids(size)
+        values, expected, stack = [UNOPENED] * size.n_cells, [], [start]
+        while stack:
+            c = stack.pop()
+            if values[c] == UNOPENED:
+                values[c] = numbers[c]
+                expected.append(c)
+                if numbers[c] == 0:
+                    stack.extend(n for n in ids[c] if values[n] == UNOPENED)
+        assert game.open_id(start) == expected
+        assert game._values == values and game.opened == len(expected)
+        assert game.status == ("won" if len(expected) == size.n_cells - layout.sum() else "playing")
 
 
 def test_losing_and_moves_after_the_end():
