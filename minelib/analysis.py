@@ -74,6 +74,15 @@ class Analysis:
         """The unopened cells that hold a mine in every layout, row by row (flags not included)."""
         return self._certain_cells()[1]
 
+    @property
+    def decides(self) -> bool:
+        """Whether some unopened cell is certain, safe or a mine: ``certain_safe or certain_mines``,
+        without listing them."""
+        if self._certain is not None:
+            return bool(self._certain[0] or self._certain[1])
+        sure = [g for g, (a, b) in enumerate(self._ratios) if a == 0 or a == b]
+        return bool(sure) and bool(np.isin(self._groups, sure).any())
+
     def _certain_cells(self) -> tuple[list[Cell], list[Cell]]:
         if self._certain is None:
             width = self.board.size.width

@@ -388,7 +388,7 @@ class _LookaheadRun(_Player):
         good = sum(
             after.count
             for after in self.analyzer.what_if(board, cell).values()
-            if after.certain_safe or after.certain_mines
+            if after.decides
         )
         return Fraction(good, total)
 
@@ -612,7 +612,7 @@ class _TwoStepRun(_LookaheadRun):
         except OverflowError:  # counts past the range of a float (40x40 with 320 mines): ratios first
             # (not always: the product form is what the stored runs played, to the last bit)
             score = sum(count / result.count * b for count, b in blended)
-        progress = Fraction(sum(a.count for a in afters.values() if a.certain_safe or a.certain_mines), result.count)
+        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
         return len(afters) > 1, score, progress
 
     def _blended(self, after: Analysis) -> float:

@@ -56,6 +56,10 @@ def test_probabilities_sum_to_the_mines_left(position):
     result = analyze(board, mines)
     left = mines - len(board.mine_cells())
     assert sum(result.probability(c) for c in board.unopened_cells()) == left
+    risks = result.risks()  # the same, every unopened cell (no flag) row by row
+    assert list(risks) == board.unopened_cells()
+    assert all(p == result.probability(c) for c, p in risks.items())
+    assert result.decides == bool(result.certain_safe or result.certain_mines)
 
 
 @pytest.mark.parametrize(
