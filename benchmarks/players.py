@@ -20,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 
 from minelib import boxes
 from minelib import experiments as ex
-from minelib.optimal import solve
+from minelib.board import Board
+from minelib.optimal import EndgameSearch, solve
 
 SPEED_PLAYERS = ("zdd", "lookahead", "twostep")
 LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
@@ -36,6 +37,7 @@ def speed(games: int, sizes: list[int]) -> None:
 def _warm_up() -> None:
     boxes.warm_up()
     solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
+    EndgameSearch(1).values(Board.from_text("1.."))  # and its layouts, found in compiled code
 
 
 def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:

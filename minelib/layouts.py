@@ -13,8 +13,12 @@ from collections import defaultdict
 from functools import cached_property, lru_cache
 from itertools import combinations
 
+import numpy as np
+from numba import njit
+
 from minelib.analysis import analyze
-from minelib.board import Board, BoardSize, Cell
+from minelib.board import MINE, Board, BoardSize, Cell
+from minelib.game import neighbour_table
 
 Layouts = tuple[int, ...]  # sorted bitmasks of mine cells
 
@@ -210,6 +214,130 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
+def local_layouts(board: Board, mines: int, cells: list[int], count: int) -> np.ndarray:
+    """``consistent_layouts`` in compiled code, on the board's unopened cells (at most
+    ``BITMASK_CELLS``): bit k of a layout is ``cells[k]`` (the unopened cell ids, row by row), flags
+    left out (every layout has them). ``count``: the position's layouts (``analyze``'s count); sorted."""
+    size = board.size
+    if len(cells) > BITMASK_CELLS:
+        raise ValueError(f"{len(cells)} unopened cells do not fit in a {BITMASK_CELLS}-bit layout")
+    values = board.values.ravel()
+    local = {c: k for k, c in enumerate(cells)}
+    table, number_of = neighbour_table(size)
+    rows: list[int] = []  # per number next to an unopened cell: its unopened cells (local bits)
+    need: list[int] = []
+    near = table[cells].ravel()
+    near = np.unique(near[near >= 0])
+    for c in near[values[near] >= 0].tolist():  # the numbers next to an unopened cell
+        around = table[c, : number_of[c]].tolist()
+        rows.append(sum(1 << local[n] for n in around if n in local))
+        need.append(int(values[c]) - sum(values[n] == MINE for n in around))
+    left = mines - int(np.count_nonzero(values == MINE))
+    out = np.empty(count, np.int64)
+    found = _enumerate(np.array(rows, np.int64), np.array(need, np.int64), len(cells), left, out)
+    if found != count:
+        raise AssertionError(
+            f"the enumeration found {found if found < count else 'more'} layouts where analyze counts {count}"
+        )
+    out.sort()
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _enumerate(rows, need, n, left, out):
+    """Every set of cells among n holding ``left`` mines with ``need[r]`` in each ``rows[r]`` (a
+    mask), into ``out``; returns how many. The cells in some row are decided one by one (a branch
+    dropped as soon as a row can no longer be met), the others take the mines left in every way."""
+    m = rows.size
+    frontier = np.empty(n, np.int64)
+    interior = np.empty(n, np.int64)
+    f = i = 0
+    for k in range(n):
+        touched = False
+        for r in range(m):
+            if rows[r] >> k & 1:
+                touched = True
+        if touched:
+            frontier[f] = k
+            f += 1
+        else:
+            interior[i] = k
+            i += 1
+    room = np.zeros(m, np.int64)
+    for r in range(m):
+        for k in range(n):
+            room[r] += rows[r] >> k & 1
+    need = need.copy()
+    stage = np.zeros(f + 1, np.int64)  # 0: enter the cell, 1: its mine branch done, 2: both done
+    mine = np.zeros(f + 1, np.bool_)  # whether the cell took the mine branch
+    pick = np.empty(n + 1, np.int64)
+    found = 0
+    mask = 0
+    j = 0
+    while j >= 0:
+        if j == f:  # every frontier cell decided: the interior takes what is left, in every way
+            if 0 <= left <= i:
+                for t in range(left):
+                    pick[t] = t
+                while True:
+                    if found == out.size:  # more than the room given: the caller's count is wrong
+                        return found + 1
+                    layout = mask
+                    for t in range(left):
+                        layout |= np.int64(1) << interior[pick[t]]
+                    out[found] = layout
+                    found += 1
+                    t = left - 1
+                    while t >= 0 and pick[t] == i - left + t:
+                        t -= 1
+                    if t < 0:
+                        break
+                    pick[t] += 1
+                    for u in range(t + 1, left):
+                        pick[u] = pick[u - 1] + 1
+            j -= 1
+            continue
+        bit = np.int64(1) << frontier[j]
+        if stage[j] == 0:
+            ok = left > 0
+            for r in range(m):
+                if rows[r] & bit:
+                    room[r] -= 1
+                    if need[r] <= 0:
+                        ok = False
+            stage[j], mine[j] = 1, ok
+            if ok:
+                for r in range(m):
+                    if rows[r] & bit:
+                        need[r] -= 1
+                mask |= bit
+                left -= 1
+                j += 1
+                stage[j] = 0
+                continue
+        if stage[j] == 1:
+            if mine[j]:
+                for r in range(m):
+                    if rows[r] & bit:
+                        need[r] += 1
+                mask &= ~bit
+                left += 1
+            stage[j] = 2
+            ok = True
+            for r in range(m):
+                if rows[r] & bit and room[r] < need[r]:
+                    ok = False
+            if ok:
+                j += 1
+                stage[j] = 0
+                continue
+        for r in range(m):
+            if rows[r] & bit:
+                room[r] += 1
+        j -= 1
+    return found
+
+
 __all__ = [
     "BITMASK_CELLS",
     "SOLVER_LAYOUTS",
@@ -218,4 +346,5 @@ __all__ = [
     "Layouts",
     "check_layout_count",
     "consistent_layouts",
+    "local_layouts",
 ]

@@ -28,9 +28,20 @@ from itertools import combinations
 from math import comb
 from typing import Protocol
 
+import numpy as np
+
+from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, Cell, check_mines
 from minelib.game import check_first_click
-from minelib.layouts import BITMASK_CELLS, CellGraph, Geometry, Layouts, check_layout_count, consistent_layouts
+from minelib.layouts import (
+    BITMASK_CELLS,
+    CellGraph,
+    Geometry,
+    Layouts,
+    check_layout_count,
+    consistent_layouts,
+    local_layouts,
+)
 from minelib.search import PythonEngine
 
 # Players and the explorer ask position questions (symmetry off) only on boards this small:
@@ -248,29 +259,39 @@ class EndgameSearch:
         """Every unopened cell's exact win probability, as ``OptimalSolver.position(board).move_values``
         (``layouts``: the position's, if known). None when more than ``cells`` cells are undecided."""
         geometry = Geometry.of(board.size)
-        layouts = layouts or consistent_layouts(board, self.mines, geometry)
         unopened = board.unopened_cells()
         if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
             return {}
-        always = layouts[0]
-        for mask in layouts:
-            always &= mask
         ids = [board.size.cell_id(c) for c in unopened]
-        undecided = [i for i in ids if not always >> i & 1]
+        local = None  # the layouts on the unopened cells (bit k: ids[k]), found in compiled code
+        known: Layouts = ()  # or the layouts as board masks
+        if layouts is None and len(ids) <= COMPILED_CELLS:
+            count = analyze(board, self.mines).count  # raises ImpossiblePosition if nothing fits
+            check_layout_count(count, "the position")
+            local = local_layouts(board, self.mines, ids, count)
+            always = int(np.bitwise_and.reduce(local))
+            undecided = [i for k, i in enumerate(ids) if not always >> k & 1]
+        else:
+            known = layouts or consistent_layouts(board, self.mines, geometry)
+            count = len(known)
+            always = known[0]
+            for mask in known:
+                always &= mask
+            undecided = [i for i in ids if not always >> i & 1]
         if cells is not None and len(undecided) > cells:
             return None
         compiled = len(undecided) <= COMPILED_CELLS
         kept = self._engine and compiled == (self._engine.name == "compiled") and set(undecided) <= self._index.keys()
         if not kept:
-            self._start(undecided, geometry, compiled, len(layouts))
+            self._start(undecided, geometry, compiled, count)
         engine, index = self._engine, self._index
         assert engine is not None
-        cut = self._cut(layouts)
+        cut = self._cut(known) if local is None else self._cut_local(local, ids)
         opened = sum(1 << g for g in index.values()) & ~sum(1 << index[i] for i in undecided)
         before = engine.solved
         wins = dict(zip(undecided, engine.clicks(cut, [index[i] for i in undecided], opened)))
         self.solved += engine.solved - before
-        return {c: Fraction(wins.get(i, 0), len(layouts)) for c, i in zip(unopened, ids)}
+        return {c: Fraction(wins.get(i, 0), count) for c, i in zip(unopened, ids)}
 
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
         """A graph of these cells, and a fresh engine for it, its memo sized to the layouts (an empty
@@ -280,21 +301,32 @@ class EndgameSearch:
         kind = "compiled" if compiled else "python"
         states = min(self.max_states, 100 * layouts)
         self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states)
-        by_byte: dict[int, list[int]] = defaultdict(lambda: [0] * 256)
-        for i, g in self._index.items():
-            table = by_byte[i >> 3]
-            for value in range(256):
-                if value >> (i & 7) & 1:
-                    table[value] |= 1 << g
-        self._bytes = sorted(by_byte.items())
+        self._bytes = []  # made by the first _cut on this graph
 
     def _neighbours(self, geometry: Geometry, i: int) -> list[int]:
         around = geometry.neighbours[i]
         return [j for j in self._index if around >> j & 1]
 
+    def _cut_local(self, local: np.ndarray, ids: list[int]) -> Layouts:
+        """``_cut`` for layouts on the unopened cells ``ids`` (bit k: ids[k]; ``local_layouts``)."""
+        cut = np.zeros(local.size, np.int64)
+        for k, i in enumerate(ids):
+            if i in self._index:
+                cut |= (local >> k & 1) << self._index[i]
+        cut.sort()
+        return tuple(cut.tolist())
+
     def _cut(self, layouts: Layouts) -> Layouts:
         """The layouts seen on the graph's cells, as masks of graph cells (distinct layouts stay distinct:
         they differ only on undecided cells)."""
+        if not self._bytes:
+            by_byte: dict[int, list[int]] = defaultdict(lambda: [0] * 256)
+            for i, g in self._index.items():
+                table = by_byte[i >> 3]
+                for value in range(256):
+                    if value >> (i & 7) & 1:
+                        table[value] |= 1 << g
+            self._bytes = sorted(by_byte.items())
         width = max(i for i, _ in self._bytes) + 1
         cut = []
         for mask in layouts:

@@ -343,7 +343,7 @@ class _LookaheadRun(_Player):
         return Move("open", self.size.cell_at(c), True, Fraction(0))
 
     def exact(self) -> list[Move]:
-        board, mines = Board(self.game.values), self.game.mines
+        board, mines = self.sweep.board(), self.game.mines
         result = self.analyzer.analyze(board)
         if result.certain_safe or result.certain_mines:
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
@@ -385,11 +385,7 @@ class _LookaheadRun(_Player):
 
     def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
         """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""
-        good = sum(
-            after.count
-            for after in self.analyzer.what_if(board, cell).values()
-            if after.decides
-        )
+        good = sum(after.count for after in self.analyzer.what_if(board, cell).values() if after.decides)
         return Fraction(good, total)
 
     def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:

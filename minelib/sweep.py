@@ -19,7 +19,7 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
-from minelib.board import MINE, UNOPENED
+from minelib.board import MINE, UNOPENED, Board
 from minelib.game import Game, neighbour_table, reveal
 
 DONE, FOUND, MINE_OPENED = 0, 1, 2  # how a compiled sweep ended
@@ -135,6 +135,10 @@ class Sweep:
         index = np.array(ids, np.int64)
         self.values[index] = [source[c] for c in ids]
         self.top = _push_all(self.values, self.table, self.count, index, self.queue, self.queued, self.top)
+
+    def board(self) -> Board:
+        """The game's view now, as a ``Board`` (the arrays follow every move)."""
+        return Board._valid(self.values.reshape(self.game.size.height, self.game.size.width).copy())
 
     def queue_all(self) -> None:
         """Queue every number of the view, so that ``first`` looks at them row by row."""

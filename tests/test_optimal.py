@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from minelib.analysis import ImpossiblePosition
+from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.game import FIRST_CLICK_RULES
 from minelib.optimal import EndgameSearch, OptimalSolver, solve
@@ -214,6 +214,50 @@ def test_consistent_layouts_match_brute_force(position):
             consistent_layouts(board, mines, geometry)
         return
     assert list(consistent_layouts(board, mines, geometry)) == expected
+
+
+def _local_to_board(local, ids, flags):
+    return sorted(flags | sum(1 << i for k, i in enumerate(ids) if x >> k & 1) for x in local.tolist())
+
+
+@given(positions(max_height=4, max_width=5))
+def test_local_layouts_are_the_consistent_layouts_on_the_unopened_cells(position):
+    from minelib.layouts import Geometry, consistent_layouts, local_layouts
+
+    board, mines = position  # from a real layout: never impossible
+    geometry = Geometry(board.size)
+    ids = [board.size.cell_id(c) for c in board.unopened_cells()]
+    flags = sum(geometry.bit(c) for c in board.mine_cells())
+    local = local_layouts(board, mines, ids, analyze(board, mines).count)
+    assert _local_to_board(local, ids, flags) == list(consistent_layouts(board, mines, geometry))
+
+
+def test_local_layouts_on_larger_boards_and_their_limits():
+    from minelib.layouts import Geometry, consistent_layouts, local_layouts
+
+    rng = np.random.default_rng(11)
+    for _ in range(40):  # 8x9 with 12 mines, opened at random until at most 45 cells are unopened
+        layout = np.zeros(72, bool)
+        layout[rng.choice(72, 12, replace=False)] = True
+        numbers = neighbour_sums(layout.reshape(8, 9)).ravel()
+        values = np.full(72, UNOPENED)
+        for c in rng.permutation(np.flatnonzero(~layout))[: int(rng.integers(27, 61))]:
+            values[c] = numbers[c]
+        flagged = np.flatnonzero(layout)[: int(rng.integers(0, 4))]
+        values[flagged] = MINE
+        board = Board(values.reshape(8, 9))
+        ids = [board.size.cell_id(c) for c in board.unopened_cells()]
+        expected = consistent_layouts(board, 12, Geometry(board.size))
+        local = local_layouts(board, 12, ids, len(expected))
+        assert _local_to_board(local, ids, sum(1 << int(c) for c in flagged)) == list(expected)
+    board = Board.unopened(BoardSize(8, 8))
+    with pytest.raises(ValueError, match="64 unopened cells do not fit in a 63-bit layout"):
+        local_layouts(board, 1, list(range(64)), 64)
+    one = Board.from_text("1..")  # one layout: the mine beside the 1
+    with pytest.raises(AssertionError, match="found 1 layouts where analyze counts 3"):
+        local_layouts(one, 1, [1, 2], 3)
+    with pytest.raises(AssertionError, match="found more layouts where analyze counts 0"):
+        local_layouts(one, 1, [1, 2], 0)
 
 
 def test_consistent_layouts_follow_the_layouts_not_the_placements():

@@ -65,6 +65,7 @@ def test_a_sweep_reaches_the_reference_fixed_point_and_its_moves_replay(case):
     else:
         assert fast._values == slow._values and fast.flags == slow.flags
     assert sweep.values.tolist() == fast._values  # the arrays the next sweep starts from
+    assert sweep.board() == fast.board
     replay.open_id(first)
     for move in moves:  # each move is a cell still unopened: opened safe, or flagged a mine
         cell = move if move >= 0 else ~move
