@@ -80,8 +80,10 @@ class Analysis:
         without listing them."""
         if self._certain is not None:
             return bool(self._certain[0] or self._certain[1])
-        sure = [g for g, (a, b) in enumerate(self._ratios) if a == 0 or a == b]
-        return bool(sure) and bool(np.isin(self._groups, sure).any())
+        sure = [a == 0 or a == b for a, b in self._ratios]
+        if not any(sure):
+            return False
+        return bool(np.array(sure + [False, False])[self._groups].any())  # -1, -2: the two False at the end
 
     def _certain_cells(self) -> tuple[list[Cell], list[Cell]]:
         if self._certain is None:

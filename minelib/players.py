@@ -547,8 +547,7 @@ class _TwoStepRun(_LookaheadRun):
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
         after it (a pair as far apart as two cells, the first one row by row). ``risk``: every unopened
         cell's mine probability (``candidates``)."""
-        half = Fraction(1, 2)
-        halves = {self.size.cell_id(c) for c, p in risk.items() if p == half}
+        halves = {self.size.cell_id(c) for c, p in risk.items() if p.denominator == 2}  # 1/2, in lowest terms
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
