@@ -203,16 +203,10 @@ class Game:
     def _place(self, layout: np.ndarray) -> None:
         if layout.shape != (self.size.height, self.size.width) or int(layout.sum()) != self.mines:
             raise ValueError(f"the layout must be {self.size} with {self.mines} mines")
-        self._mine = layout.ravel().tolist()
-        padded = np.pad(layout.astype(np.int8), 1)
-        height, width = layout.shape
-        around = sum(
-            padded[1 + dy : 1 + dy + height, 1 + dx : 1 + dx + width]
-            for dy in (-1, 0, 1)
-            for dx in (-1, 0, 1)
-            if dy or dx
-        )
-        self._numbers_array = np.asarray(around, np.int8).ravel()
+        flat = layout.ravel()
+        self._mine = flat.tolist()
+        table, _ = neighbour_table(self.size)
+        self._numbers_array = np.append(flat, False)[table].sum(axis=1, dtype=np.int8)  # -1 reads the False
         self._numbers = self._numbers_array.tolist()
         self._shown = np.where(layout.ravel(), np.int8(MINE), self._numbers_array)  # each cell, settled
 
@@ -224,9 +218,9 @@ class Game:
             if self.first_click == "safe"
             else set()
         )
-        allowed = [c for c in range(self.size.n_cells) if c not in banned]
+        allowed = np.delete(np.arange(self.size.n_cells), sorted(banned))
         layout = np.zeros(self.size.n_cells, dtype=bool)
-        layout[[allowed[k] for k in self._rng.choice(len(allowed), self.mines, replace=False)]] = True
+        layout[allowed[self._rng.choice(allowed.size, self.mines, replace=False)]] = True
         self._place(layout.reshape(self.size.height, self.size.width))
 
     # --- what the player sees -------------------------------------------------
