@@ -530,7 +530,10 @@ class _TwoStepRun(_LookaheadRun):
                 continue
             influence = latent.influence(c)
             if c in candidates or Fraction(safe + influence, count) >= self.player.cut * best:
-                weight[c] = 1 + float(self.player.influence) * influence / safe
+                try:
+                    weight[c] = 1 + float(self.player.influence) * influence / safe
+                except OverflowError:  # counts past the range of a float (40x40 with 320 mines): the ratio first
+                    weight[c] = 1 + float(self.player.influence) * (influence / safe)
         return weight
 
     @property

@@ -286,6 +286,16 @@ def test_two_step_scores_stay_finite_when_counts_pass_the_range_of_a_float():
     assert scores and all(0 < score < 1 for score in scores.values())
 
 
+def test_latent_fifty_fifties_weigh_in_when_counts_pass_the_range_of_a_float():
+    from dataclasses import replace
+
+    from minelib import experiments as ex
+
+    # game 16 of article 003's 40x40 with 320 mines met a latent 50/50 among ~10^300 layouts
+    setting = replace(ex.article_setting("twostep", 40, 0.2, 17), options="influence=9/10")
+    assert ex.play_one(setting, 16)["guesses"] > 0
+
+
 def _forced_pair(board: Board, mines: int):
     from minelib.players import TwoStepPlayer, _TwoStepRun
 
