@@ -97,7 +97,8 @@ records: install
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
-	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6 twostep twostep:off_frontier=2 twostep:blend=10
+	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6,influence=0 \
+		twostep:influence=0 twostep:off_frontier=2,influence=0 twostep:blend=10,influence=0 twostep
 
 # Every benchmark but the long runs (make records, make ideas).
 benchmarks: install

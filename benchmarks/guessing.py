@@ -16,13 +16,25 @@ import argparse
 from minelib import experiments as ex
 from minelib.report import text_table
 
-# notebook 06's comparisons, each named by the options that reproduce its stored run. PREVIOUS: the
-# two-step player's defaults before off_frontier=3; BEFORE: those before the endgame on the undecided
-# cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
+# notebook 06's comparisons, each named by the options that reproduce its stored run. They were played
+# before latent 50/50s were weighed by default (influence=9/10): ``before_latent`` names such a run with
+# influence=0. PREVIOUS: the two-step player's defaults before off_frontier=3; BEFORE: those before the
+# endgame on the undecided cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the
+# expert board
 PREVIOUS = "off_frontier=6"
 OLD_ENDGAME = "endgame_compiled=0,forced=0"
 BEFORE = f"{OLD_ENDGAME},{PREVIOUS}"
-VARIANTS = [
+
+
+def before_latent(variant: str) -> str:
+    """A two-step variant as played before influence=9/10 was the default: with influence=0 unless it sets it."""
+    name, _, options = variant.partition(":")
+    if name != "twostep" or "influence" in options:
+        return variant
+    return f"{name}:{options},influence=0" if options else f"{name}:influence=0"
+
+
+VARIANTS = [before_latent(v) for v in [
     "lookahead",
     f"twostep:endgame_cells=100,{BEFORE}",
     f"twostep:dead=0,endgame_cells=100,{BEFORE}",
@@ -40,7 +52,7 @@ VARIANTS = [
     "twostep",
     "twostep:off_frontier=12",
     "twostep:candidates=24,off_frontier=10",
-]
+]] + ["twostep"]  # fmt: skip
 
 
 def main() -> None:

@@ -435,7 +435,7 @@ class TwoStepPlayer(LookaheadPlayer):
     (``endgame_cells``: only on boards of at most that many cells), and when at most
     ``endgame_compiled`` remain on at most 63 undecided cells (the compiled engine's reach).
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``).
-    With ``influence`` (JSMinesweeper's 50/50 influence, 9/10 there), the latent 50/50s count
+    With ``influence`` (JSMinesweeper's 50/50 influence; 9/10 as there, 0 turns it off), the latent 50/50s count
     (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
     50/50s join the candidates, and a candidate's score is multiplied by
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
@@ -457,7 +457,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_cells: int | None = None,
         endgame_compiled: int = 2000,
         forced: bool = True,
-        influence: Fraction = Fraction(0),
+        influence: Fraction = Fraction(9, 10),
     ):
         super().__init__(
             lookahead=candidates,
