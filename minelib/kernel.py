@@ -115,6 +115,10 @@ _JIT: dict = dict(cache=True, nogil=True)
 POOL_LAYOUTS = 96
 CLIQUE_ROWS_DEFAULT = 256  # states of at most this many layouts get the agreement cliques' bound
 MOVE_ROWS_DEFAULT = 65536  # states searched of at most this many layouts bound each move by their cliques
+# A search from at most this many layouts runs in the caller's thread: starting a thread (0.1 ms, and over a
+# millisecond on a busy machine) costs more than most such searches (a player's endgame); a time cap or
+# Ctrl-C then waits for it (a fraction of a second at most).
+INLINE_LAYOUTS = 4096
 
 
 def _ctpop(typingctx, x):
@@ -902,10 +906,15 @@ class CompiledEngine:
 
     def clicks(self, layouts: Layouts, cells: list[int], opened: int) -> list[int]:
         """``click`` for each of ``cells``, in one run of the kernel's thread (a thread costs ~0.1 ms to
-        start, and more on a busy machine: a position's every move at once)."""
+        start, and more on a busy machine: a position's every move at once), or in the caller's thread
+        from at most ``INLINE_LAYOUTS`` layouts."""
         state = np.fromiter(layouts, np.int64, len(layouts))
         memo = (self._full, self._neighbours, self._tables, self._slots, self._entries, self._pool, self._meta)
-        return self._run(lambda: [int(click(state, i, opened, *memo, self.dead)) for i in cells])
+
+        def work() -> list[int]:
+            return [int(click(state, i, opened, *memo, self.dead)) for i in cells]
+
+        return work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
 
     def _run(self, function):
         """Run ``function`` (calls of the kernel) in a thread, so that a time cap or Ctrl-C can stop it."""

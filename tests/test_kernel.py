@@ -100,6 +100,24 @@ def test_a_time_cap_stops_the_engine_and_it_stays_exact():
     assert solver.first_move("safe").move_values == solve("3x4", 4, "safe", engine="python").move_values
 
 
+def test_small_searches_run_in_the_callers_thread_and_large_ones_in_their_own(monkeypatch):
+    from minelib import kernel
+
+    started = []
+    real = threading.Thread
+
+    def counted(*args, **kwargs):
+        started.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kernel.threading, "Thread", counted)
+    small = solve("3x4", 4, "safe", engine="compiled")  # 495 layouts
+    assert not started and small.move_values == solve("3x4", 4, "safe", engine="python").move_values
+    monkeypatch.setattr(kernel, "INLINE_LAYOUTS", 100)
+    assert solve("3x4", 4, "safe", engine="compiled").move_values == small.move_values
+    assert started  # past the limit: a thread, which a time cap can stop
+
+
 def test_engines_are_chosen_by_name_and_board_size():
     assert isinstance(OptimalSolver("4x5", 5).engine, CompiledEngine)
     assert isinstance(OptimalSolver("3x3", 2).engine, PythonEngine)  # 36 layouts: Python is done first
