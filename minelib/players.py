@@ -521,7 +521,7 @@ class _TwoStepRun(_LookaheadRun):
 
     def _influenced(self, latent: LatentFiftyFifties, risk: dict[Cell, Fraction], candidates: list[Cell]):
         """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added."""
-        count, best = latent.analysis.count, 1 - min(risk.values())
+        count, best = latent.analysis.count, 1 - min({id(p): p for p in risk.values()}.values())  # groups share one
         weight = {}
         cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}
         for c in candidates + sorted(cells - set(candidates)):
