@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, neighbour_sums
 
 FIRST_CLICK_RULES = ("none", "safe", "zero")  # the one list: game, optimal solver, tables, CLI, explorer
 FIRST_CELLS = ("random", "corner", "center")  # where a player's first click goes
@@ -205,8 +205,7 @@ class Game:
             raise ValueError(f"the layout must be {self.size} with {self.mines} mines")
         flat = layout.ravel()
         self._mine = flat.tolist()
-        table, _ = neighbour_table(self.size)
-        self._numbers_array = np.append(flat, False)[table].sum(axis=1, dtype=np.int8)  # -1 reads the False
+        self._numbers_array = neighbour_sums(layout).astype(np.int8).ravel()
         self._numbers = self._numbers_array.tolist()
         self._shown = np.where(layout.ravel(), np.int8(MINE), self._numbers_array)  # each cell, settled
 
