@@ -1,0 +1,116 @@
+"""How far the strongest player's guesses fall from optimal play, exactly, where the exact search reaches.
+
+    python benchmarks/regret.py [--games 2000] [--start 0] [--level expert] [--rule safe] [--first 0,0]
+        [--seed 2026] [--options ""] [--bands 2000,5000,10000,20000] [--workers 2]
+
+Plays games of a record setting (game i as in the record run with ``--seed 2026``) with the two-step
+player (``--options``: its options, written as for ``benchmarks/guessing.py``). At every guess of
+its heuristic (not the exact endgame's moves) in a position of at most 63 unopened cells whose
+layouts number between the first and the last of ``--bands``, it asks ``EndgameSearch`` for every
+cell's exact win probability under optimal play and records the *regret*: the best cell's value
+less the value of the cell the player opened. The sum of the regrets over the games is the win
+rate that playing the exact move in those positions alone would add (to first order: the player's
+own play after a heuristic guess is not optimal, so the true gain is at least this), measured
+without the noise of a won or lost game: no paired runs needed. Printed per band of layout counts.
+For reading, not asserting; the exact searches take seconds on the largest bands.
+"""
+
+import argparse
+import itertools
+import time
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+
+from tqdm.auto import tqdm
+
+from minelib import experiments as ex
+from minelib import players
+from minelib.optimal import COMPILED_CELLS, EndgameSearch
+from minelib.report import text_table
+
+CHUNK = 50
+
+
+class _RecordingRun(players._TwoStepRun):
+    """The two-step player's run, recording the regret of each guess it makes in a position the exact
+    search reaches: (layouts, regret, search seconds) into ``found``."""
+
+    def __init__(self, game, log, player, low: int, high: int, found: list):
+        super().__init__(game, log, player)
+        self.low, self.high, self.found = low, high, found
+
+    def guess(self, board, mines, result):
+        move = super().guess(board, mines, result)
+        if self.low < result.count <= self.high and len(board.unopened_cells()) <= COMPILED_CELLS:
+            start = time.perf_counter()
+            values = EndgameSearch(mines).values(board)
+            assert values is not None
+            self.found.append((result.count, max(values.values()) - values[move.cell], time.perf_counter() - start))
+        return move
+
+
+def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[tuple[int, Fraction, float]]:
+    """For games ``indices``: (layouts, regret, search seconds) of each guess in a position the search reaches."""
+    found: list[tuple[int, Fraction, float]] = []
+    player = players.make_player(setting.player, setting.options)
+    player._run = lambda game, log: _RecordingRun(game, log, player, low, high, found)  # the same player, recording
+    for index in indices:
+        game, first = ex.setting_game(setting, index)
+        player.play(game, first)
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
+    parser.add_argument("--rule", default="safe")
+    parser.add_argument("--first", default="0,0")
+    parser.add_argument("--seed", type=int, default=ex.RECORD_SEED)
+    parser.add_argument("--options", default="")
+    parser.add_argument("--bands", default="2000,5000,10000,20000")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    bands = [int(b) for b in args.bands.split(",")]
+    if len(bands) < 2 or bands != sorted(set(bands)) or bands[0] < 0:
+        parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
+    size, mines = ex.LEVELS[args.level]
+    try:
+        players.make_player("twostep", args.options)
+    except ValueError as error:
+        parser.error(str(error))
+    setting = ex.Setting(
+        "twostep", size, mines, args.start + args.games, args.seed, args.rule, args.first, args.options
+    )
+    indices = list(range(args.start, args.start + args.games))
+    chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
+    found: list[tuple[int, Fraction, float]] = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [pool.submit(play_chunk, setting, chunk, bands[0], bands[-1]) for chunk in chunks]
+        for future in tqdm(futures, desc="games", unit="chunk"):
+            found.extend(future.result())
+    print(
+        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
+        f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "
+        "the regret of its guesses where the exact search reaches (at most 63 unopened cells)"
+    )
+    rows = []
+    for low, high in [*itertools.pairwise(bands), (bands[0], bands[-1])]:
+        part = [(r, s) for n, r, s in found if low < n <= high]
+        regret = sum((r for r, _ in part), Fraction(0))
+        rows.append(
+            {
+                "layouts": f"{low:,} < n <= {high:,}",
+                "guesses": len(part),
+                "not optimal": sum(r > 0 for r, _ in part),
+                "regret (games)": f"{float(regret):.4f}",
+                "points per game": f"{100 * float(regret) / args.games:+.4f}",
+                "search s (mean)": f"{sum(s for _, s in part) / len(part):.2f}" if part else "-",
+            }
+        )
+    print(text_table(rows))
+
+
+if __name__ == "__main__":
+    main()
