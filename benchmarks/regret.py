@@ -8,10 +8,11 @@ player (``--options``: its options, written as for ``benchmarks/guessing.py``). 
 its heuristic (not the exact endgame's moves) in a position of at most 63 unopened cells whose
 layouts number between the first and the last of ``--bands``, it asks ``EndgameSearch`` for every
 cell's exact win probability under optimal play and records the *regret*: the best cell's value
-less the value of the cell the player opened. The sum of the regrets over the games is the win
-rate that playing the exact move in those positions alone would add (to first order: the player's
-own play after a heuristic guess is not optimal, so the true gain is at least this), measured
-without the noise of a won or lost game: no paired runs needed. Printed per band of layout counts.
+less the value of the cell the player opened. The layouts left never grow as a game goes on, so
+once a game is in reach it stays there, and the regrets summed along the games estimate without
+bias what playing the exact move in those positions would add to the win rate (the value lost by a
+policy is the expected sum of the regrets of its moves along its games), measured without the
+noise of a won or lost game: no paired runs needed. Printed per band of layout counts.
 For reading, not asserting; the exact searches take seconds on the largest bands.
 """
 
