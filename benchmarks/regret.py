@@ -18,7 +18,6 @@ For reading, not asserting; the exact searches take seconds on the largest bands
 
 import argparse
 import itertools
-import time
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
@@ -26,38 +25,18 @@ from tqdm.auto import tqdm
 
 from minelib import experiments as ex
 from minelib import players
-from minelib.optimal import COMPILED_CELLS, EndgameSearch
 from minelib.report import text_table
 
 CHUNK = 50
 
 
-class _RecordingRun(players._TwoStepRun):
-    """The two-step player's run, recording the regret of each guess it makes in a position the exact
-    search reaches: (layouts, regret, search seconds) into ``found``."""
-
-    def __init__(self, game, log, player, low: int, high: int, found: list):
-        super().__init__(game, log, player)
-        self.low, self.high, self.found = low, high, found
-
-    def guess(self, board, mines, result):
-        move = super().guess(board, mines, result)
-        if self.low < result.count <= self.high and len(board.unopened_cells()) <= COMPILED_CELLS:
-            start = time.perf_counter()
-            values = EndgameSearch(mines).values(board)
-            assert values is not None
-            self.found.append((result.count, max(values.values()) - values[move.cell], time.perf_counter() - start))
-        return move
-
-
-def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[tuple[int, Fraction, float]]:
-    """For games ``indices``: (layouts, regret, search seconds) of each guess in a position the search reaches."""
-    found: list[tuple[int, Fraction, float]] = []
+def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[players.Regret]:
+    """The regrets of the guesses of games ``indices`` in positions the exact search reaches."""
+    found: list[players.Regret] = []
     player = players.make_player(setting.player, setting.options)
-    player._run = lambda game, log: _RecordingRun(game, log, player, low, high, found)  # the same player, recording
     for index in indices:
         game, first = ex.setting_game(setting, index)
-        player.play(game, first)
+        found += players.guess_regrets(player, game, first, (low, high))[1]
     return found
 
 
@@ -86,7 +65,7 @@ def main() -> None:
     )
     indices = list(range(args.start, args.start + args.games))
     chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
-    found: list[tuple[int, Fraction, float]] = []
+    found: list[players.Regret] = []
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         futures = [pool.submit(play_chunk, setting, chunk, bands[0], bands[-1]) for chunk in chunks]
         for future in tqdm(futures, desc="games", unit="chunk"):
@@ -98,7 +77,7 @@ def main() -> None:
     )
     rows = []
     for low, high in [*itertools.pairwise(bands), (bands[0], bands[-1])]:
-        part = [(r, s) for n, r, s in found if low < n <= high]
+        part = [(r.regret, r.seconds) for r in found if low < r.layouts <= high]
         regret = sum((r for r, _ in part), Fraction(0))
         rows.append(
             {

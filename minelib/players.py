@@ -637,6 +637,45 @@ STRONGEST = TwoStepPlayer.name  # the player the command line and the record run
 OLD_NAMES = {"best": "lookahead"}
 
 
+@dataclass(frozen=True)
+class Regret:
+    """A heuristic guess in a position the exact search reaches: the layouts left, the best cell's
+    win probability under optimal play less that of the cell opened, and the search's seconds."""
+
+    layouts: int
+    regret: Fraction
+    seconds: float
+
+
+def guess_regrets(
+    player: LookaheadPlayer, game: Game, first: Cell, layouts: tuple[int, int] = (0, 20_000)
+) -> tuple[Record, list[Regret]]:
+    """Play ``game`` from ``first`` and, at each guess of the player's heuristic (not its exact endgame
+    moves) in a position of at most 63 unopened cells with ``low < layouts <= high``, the exact regret
+    of the cell it opened (``EndgameSearch``). Layouts never grow as a game goes on, so a game once in
+    reach stays there, and the value a player loses against optimal play from there is the expected
+    sum of its regrets along its games: summed over games, an unbiased estimate of what the exact
+    move would add to its win rate, without the noise of won and lost games."""
+    low, high = layouts
+    found: list[Regret] = []
+    start = time.perf_counter()
+    run = player._run(game, False)
+    plain = run.guess
+
+    def guess(board: Board, mines: int, result) -> Move:
+        move = plain(board, mines, result)
+        if low < result.count <= high and len(board.unopened_cells()) <= COMPILED_CELLS:
+            began = time.perf_counter()
+            values = EndgameSearch(mines).values(board)
+            assert values is not None  # at most 63 unopened cells: the compiled search always answers
+            found.append(Regret(result.count, max(values.values()) - values[move.cell], time.perf_counter() - began))
+        return move
+
+    run.guess = guess  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), found
+
+
 def make_player(name: str, options: str = ""):
     """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
     or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""
@@ -670,9 +709,11 @@ __all__ = [
     "LookaheadPlayer",
     "Move",
     "Record",
+    "Regret",
     "SafestPlayer",
     "TwoStepPlayer",
     "ZDDPlayer",
     "check_player",
+    "guess_regrets",
     "make_player",
 ]
