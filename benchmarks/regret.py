@@ -60,9 +60,8 @@ def main() -> None:
         players.make_player("twostep", args.options)
     except ValueError as error:
         parser.error(str(error))
-    setting = ex.Setting(
-        "twostep", size, mines, args.start + args.games, args.seed, args.rule, args.first, args.options
-    )
+    games = args.start + args.games
+    setting = ex.Setting("twostep", size, mines, games, args.seed, args.rule, args.first, options=args.options)
     indices = list(range(args.start, args.start + args.games))
     chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
     found: list[players.Regret] = []
