@@ -17,6 +17,7 @@ import os
 import sqlite3
 import statistics
 import tempfile
+import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import closing
@@ -241,8 +242,10 @@ class _Blocks(_Store):
 
     Game i belongs to block i // BLOCK; a worker plays a block whole and its row is written in
     one transaction when it is back, so a stopped run loses at most the blocks in flight. A row
-    keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32): 8 bytes a
-    game, 100,000 games in under a megabyte."""
+    keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32), each column
+    zlib-compressed (``_pack``): about 5.5 bytes a game on disk (the outcomes shrink sixfold, the
+    seconds hardly), a million games in about 5.5 MB. Rows written raw (8 bytes a game, as before
+    compression) read the same."""
 
     SCHEMA = (
         "CREATE TABLE IF NOT EXISTS blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, "
@@ -256,11 +259,12 @@ class _Blocks(_Store):
             return games
         with closing(sqlite3.connect(self.path)) as db:
             rows = db.execute(
-                "SELECT block, outcomes, seconds FROM blocks WHERE setting = ? ORDER BY block", (setting.key(),)
+                "SELECT block, games, outcomes, seconds FROM blocks WHERE setting = ? ORDER BY block",
+                (setting.key(),),
             ).fetchall()
-        for block, outcomes, seconds in rows:
-            codes = np.frombuffer(outcomes, "<u4").tolist()
-            times = np.frombuffer(seconds, "<f4").tolist()
+        for block, games_in_block, outcomes, seconds in rows:
+            codes = np.frombuffer(_unpack(outcomes, games_in_block), "<u4").tolist()
+            times = np.frombuffer(_unpack(seconds, games_in_block), "<f4").tolist()
             for offset, (code, spent) in enumerate(zip(codes, times)):
                 index = block * BLOCK + offset
                 if index < setting.games:
@@ -276,9 +280,10 @@ class _Blocks(_Store):
         block = entries[0]["index"] // BLOCK
         if [e["index"] for e in entries] != list(range(block * BLOCK, block * BLOCK + len(entries))):
             raise ValueError("a block row must hold consecutive games from the start of its block")
-        outcomes = np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes()
-        seconds = np.array([e["seconds"] for e in entries], "<f4").tobytes()
+        outcomes = _pack(np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes())
+        seconds = _pack(np.array([e["seconds"] for e in entries], "<f4").tobytes())
         with closing(sqlite3.connect(self.path)) as db, db:
+            db.execute("PRAGMA page_size = 16384")  # a new file's: rows of ~2.5 kB waste little of a page
             db.execute(self.SCHEMA)
             db.execute(
                 "INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?)",
@@ -287,6 +292,21 @@ class _Blocks(_Store):
 
 
 BLOCK = 500  # games per row of an SQLite results file
+
+
+def _pack(raw: bytes) -> bytes:
+    """A column of a block row, zlib-compressed when that makes it shorter: so a blob of exactly
+    4 bytes a game is raw, and a shorter one compressed (``_unpack``)."""
+    packed = zlib.compress(raw, 9)
+    return packed if len(packed) < len(raw) else raw
+
+
+def _unpack(blob: bytes, games: int) -> bytes:
+    """The raw 4 bytes a game of a column written by ``_pack`` (or raw, as before compression)."""
+    raw = blob if len(blob) == 4 * games else zlib.decompress(blob)
+    if len(raw) != 4 * games:
+        raise ValueError(f"a block row of {games} games holds {len(raw)} bytes, not {4 * games}")
+    return raw
 
 
 def _store(path: Path | str) -> _Store:

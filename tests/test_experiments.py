@@ -2,8 +2,10 @@
 
 import json
 import sqlite3
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 
 import minelib.experiments as experiments
@@ -64,6 +66,40 @@ def test_an_sqlite_results_file_keeps_blocks_of_the_same_games(tmp_path, monkeyp
         rows = db.execute("SELECT block, games, wins FROM blocks ORDER BY block").fetchall()
     assert [(b, n) for b, n, _ in rows] == [(0, 4), (1, 4), (2, 2)]  # the last block holds what is left
     assert sum(w for _, _, w in rows) == lines.wins
+
+
+def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "BLOCK", 6)
+    setting = Setting("safest", "8x8", 10, games=12, seed=5)
+    path = tmp_path / "games.sqlite"
+    run(setting, path, parallel=False, progress=False)
+    stored = load(path, setting)
+    with sqlite3.connect(path) as db:
+        rows = db.execute("SELECT block, games, outcomes, seconds FROM blocks ORDER BY block").fetchall()
+    assert [len(o) < 4 * n for _, n, o, _ in rows] == [True, True]  # outcomes compress: few guesses
+    raw = [
+        (
+            block,
+            np.array([stored[block * 6 + i]["guesses"] * 2 + stored[block * 6 + i]["won"] for i in range(n)], "<u4"),
+            np.array([stored[block * 6 + i]["seconds"] for i in range(n)], "<f4"),
+        )
+        for block, n, _, _ in rows
+    ]
+    for (_, _, outcomes, seconds), (_, codes, times) in zip(rows, raw):
+        assert zlib.decompress(outcomes) == codes.tobytes()
+        assert experiments._unpack(seconds, len(times)) == times.tobytes()
+    with sqlite3.connect(path) as db:  # rewritten as before compression: 4 bytes a game each
+        for block, codes, times in raw:
+            db.execute(
+                "UPDATE blocks SET outcomes = ?, seconds = ? WHERE block = ?", (codes.tobytes(), times.tobytes(), block)
+            )
+    assert load(path, setting) == stored
+    with sqlite3.connect(path) as db:  # a row cut short is named, not misread
+        db.execute("UPDATE blocks SET outcomes = ? WHERE block = 1", (zlib.compress(raw[1][1].tobytes()[:-4]),))
+    with pytest.raises(ValueError, match="block row of 6 games holds 20 bytes"):
+        load(path, setting)
+    noise = np.random.default_rng(0).bytes(4000)  # incompressible: kept raw, never longer
+    assert experiments._pack(noise) == noise and experiments._unpack(noise, 1000) == noise
 
 
 def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, monkeypatch):
