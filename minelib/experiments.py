@@ -16,12 +16,11 @@ import math
 import os
 import sqlite3
 import statistics
-import tempfile
 import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import closing
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -359,11 +358,17 @@ def play_all(setting: Setting, executor: Executor | None = None, parallel: bool 
 
 
 def _play(
-    setting: Setting, store: _Store | None, executor: Executor | None, parallel: bool, progress: bool
+    setting: Setting,
+    store: _Store | None,
+    executor: Executor | None,
+    parallel: bool,
+    progress: bool,
+    indices: Sequence[int] | None = None,
 ) -> dict[int, dict]:
-    """The games of ``setting``: those in ``store`` and the rest, played and saved as they come back."""
+    """The games of ``setting`` (or those of ``indices`` only): those in ``store`` and the rest, played
+    and saved as they come back."""
     done = store.load(setting) if store else {}
-    todo = [i for i in range(setting.games) if i not in done]
+    todo = [i for i in (range(setting.games) if indices is None else indices) if i not in done]
     tasks = store.tasks(setting, todo) if store else [[i] for i in todo]
     own = executor is None and parallel and len(tasks) > 1
     if own:
@@ -428,16 +433,15 @@ def _spread(values: list[float]) -> tuple[float, float, float]:
 # --- what the notebooks show ------------------------------------------------------------
 
 
-def replays_agree(setting: Setting, stored: Path | str, games: int) -> bool:
-    """Whether the first ``games`` games of ``setting``, played again now, equal the stored ones game by game
-    (won or lost, and the number of guesses)."""
-    fresh = replace(setting, games=min(games, setting.games))
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "games.jsonl"
-        run(fresh, path, progress=False)
-        replayed = {i: (g["won"], g["guesses"]) for i, g in load(path, fresh).items()}
+def replays_agree(setting: Setting, stored: Path | str, games: int, start: int = 0) -> bool:
+    """Whether ``games`` games of ``setting`` from game ``start`` on (the first ones by default), played
+    again now, equal the stored ones game by game (won or lost, and the number of guesses)."""
+    if not 0 <= start < setting.games:
+        raise ValueError(f"game {start} to replay from is not among the setting's {setting.games:,} games")
+    indices = range(start, min(start + games, setting.games))
+    replayed = {i: (g["won"], g["guesses"]) for i, g in _play(setting, None, None, True, False, indices).items()}
     kept = {i: (g["won"], g["guesses"]) for i, g in load(stored, setting).items()}
-    return len(replayed) == fresh.games and all(kept.get(i) == outcome for i, outcome in replayed.items())
+    return len(replayed) == len(indices) and all(kept.get(i) == outcome for i, outcome in replayed.items())
 
 
 def stored_summary(results: Path | str, setting: Setting) -> Summary:
@@ -491,11 +495,13 @@ def record_setting(level: str, rule: str, first: str, games: int | None = None) 
     return level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
 
 
-def record_rows(results: Path | str, games: dict[str, int] | None = None) -> list[dict]:
-    """One row per record setting: the games stored so far (of ``games`` per level), our rate with its 95%
-    interval, and the published records beside it."""
+def record_rows(
+    results: Path | str, games: dict[str, int] | None = None, settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS
+) -> list[dict]:
+    """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
+    ``games`` per level), our rate with its 95% interval, and the published records beside it."""
     rows = []
-    for level, rule, first in LEVEL_SETTINGS:
+    for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
         stored = list(load(results, record_setting(level, rule, first, target)).values())
         s = summarize(stored) if stored else None

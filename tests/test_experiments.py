@@ -4,6 +4,7 @@ import json
 import sqlite3
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -359,3 +360,22 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     assert played["published"] == "97.17% PSEQ-D256"
     assert rows["expert", "safe (0,0)"]["games"] == "0 of 4" and rows["expert", "safe (0,0)"]["ours"] == ""
     assert rows["expert", "safe (0,0)"]["published"] == "41.13% JSMinesweeper, 40.05% PSEQ-D256"
+
+
+def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
+    monkeypatch.setattr(experiments, "BLOCK", 4)
+    setting = Setting("safest", "8x8", 12, games=8, seed=3)
+    path = tmp_path / "runs.sqlite"
+    run(setting, path, parallel=False, progress=False)
+    assert experiments.replays_agree(setting, path, 3) and experiments.replays_agree(setting, path, 3, start=5)
+    assert experiments.replays_agree(setting, path, 10, start=6)  # up to the last game
+    stored = load(path, setting)
+    with sqlite3.connect(path) as db:  # game 6's outcome flipped: a replay from game 5 sees it, one of 0-4 not
+        entries = [stored[i] for i in range(4, 8)]
+        entries[2] = {**entries[2], "won": not entries[2]["won"]}
+        codes = np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes()
+        db.execute("UPDATE blocks SET outcomes = ? WHERE block = 1", (codes,))
+    assert experiments.replays_agree(setting, path, 5) and not experiments.replays_agree(setting, path, 3, start=5)
+    assert not experiments.replays_agree(replace(setting, seed=4), path, 2, start=6)  # games not stored
+    with pytest.raises(ValueError, match="game 8 to replay from is not among the setting's 8 games"):
+        experiments.replays_agree(setting, path, 1, start=8)
