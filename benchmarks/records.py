@@ -9,8 +9,8 @@ stop it at any moment (Ctrl-C) and run it again to go on; finished blocks are ne
 twice. Prints, per setting, the games stored, wins, our rate with its 95% interval and the
 published records. Runs on all cores; 100,000 expert games take about an hour on two.
 A longer run of one setting goes to a file of its own (each under 10 MB), e.g. the million expert
-games of notebook 06: ``--expert 1000000 --levels expert --rules safe --results
-results/million_safe.sqlite`` (about 80 minutes on two cores).
+games of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules safe
+--results results/long/expert_safe.sqlite`` (about 80 minutes on two cores).
 """
 
 import argparse
