@@ -360,6 +360,8 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     assert played["published"] == "97.17% PSEQ-D256"
     assert rows["expert", "safe (0,0)"]["games"] == "0 of 4" and rows["expert", "safe (0,0)"]["ours"] == ""
     assert rows["expert", "safe (0,0)"]["published"] == "41.13% JSMinesweeper, 40.05% PSEQ-D256"
+    only = experiments.record_rows(path, games, [("beginner", "zero", "2,2")])  # one setting: a longer run's file
+    assert only == [played]
 
 
 def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
