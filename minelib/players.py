@@ -676,6 +676,48 @@ def guess_regrets(
     return run.record(start), found
 
 
+@dataclass(frozen=True)
+class Guess:
+    """A guess a player made: the cell, the layouts left and the unopened cells in its position, the
+    cell's mine probability, and whether the exact endgame search chose it (else the heuristic)."""
+
+    cell: Cell
+    layouts: int
+    unopened: int
+    mine_probability: Fraction
+    exact: bool
+
+
+def guess_positions(player: LookaheadPlayer, game: Game, first: Cell) -> tuple[Record, list[Guess]]:
+    """Play ``game`` from ``first`` and describe the position of each of the player's guesses, in
+    order: where in a game the guesses are made and the games lost (the last guess of a lost game
+    found the mine). The same moves as ``player.play``."""
+    found: list[Guess] = []
+    start = time.perf_counter()
+    run = player._run(game, False)
+    plain_guess, plain_endgame = run.guess, run.endgame
+
+    def note(board: Board, result, move: Move) -> None:
+        assert move.mine_probability is not None  # a guess always carries its mine probability
+        exact = move.win_probability is not None
+        found.append(Guess(move.cell, result.count, len(board.unopened_cells()), move.mine_probability, exact))
+
+    def guess(board: Board, mines: int, result) -> Move:
+        move = plain_guess(board, mines, result)
+        note(board, result, move)
+        return move
+
+    def endgame(board: Board, result, cells: int | None = None) -> Move | None:
+        move = plain_endgame(board, result, cells)
+        if move is not None:
+            note(board, result, move)
+        return move
+
+    run.guess, run.endgame = guess, endgame  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), found
+
+
 def make_player(name: str, options: str = ""):
     """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
     or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""

@@ -376,3 +376,35 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
         games += 1
     assert regrets > 0  # the heuristic is not optimal everywhere on this board: the identity is not 0 = 0
     assert optimal / games - Fraction(won, games) == regrets / games
+
+
+def test_guess_positions_describe_the_guesses_the_player_makes():
+    """What benchmarks/phases.py stands on: one entry per guess after the first click, the same cells
+    and probabilities as the player's own log, the last one a mine exactly when the game is lost."""
+    from itertools import pairwise
+
+    from minelib import experiments as ex
+    from minelib.players import guess_positions
+
+    setting = ex.record_setting("intermediate", "safe", "0,0", 40)
+    player = TwoStepPlayer()
+    seen = {"won": 0, "lost": 0, "exact": 0, "heuristic": 0}
+    for index in range(setting.games):
+        game, first = ex.setting_game(setting, index)
+        record, found = guess_positions(player, game, first)
+        again, first = ex.setting_game(setting, index)
+        logged = [m for m in player.play(again, first, log=True).moves if not m.certain][1:]  # after the first click
+        assert [(g.cell, g.mine_probability) for g in found] == [(m.cell, m.mine_probability) for m in logged]
+        assert len(found) == record.guesses - 1
+        layout = game.layout()
+        mines_hit = [g for g in found if layout[g.cell]]
+        assert mines_hit == ([] if record.won else found[-1:])
+        assert all(a.layouts >= b.layouts and a.unopened > b.unopened for a, b in pairwise(found))
+        for g in found:
+            assert 0 < g.mine_probability < 1
+            if g.exact:
+                assert g.layouts <= player.endgame_compiled
+        seen["won" if record.won else "lost"] += 1
+        seen["exact"] += sum(g.exact for g in found)
+        seen["heuristic"] += sum(not g.exact for g in found)
+    assert all(seen.values()), seen  # both outcomes and both kinds of guess were checked
