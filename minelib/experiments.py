@@ -29,7 +29,8 @@ from tqdm.auto import tqdm
 from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
-from minelib.players import OLD_NAMES, STRONGEST, check_player, make_player
+from minelib.optimal import COMPILED_CELLS
+from minelib.players import OLD_NAMES, STRONGEST, Guess, check_player, guess_positions, make_player
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -517,6 +518,72 @@ def record_rows(
             }
         )
     return rows
+
+
+PHASE_BANDS = (100, 2_000, 20_000, 10**6)  # layouts left; the first is the exact endgame on any board
+PHASE_ORDERS = 6  # guesses after the first click counted one by one; the later ones together
+
+
+def play_guesses(setting: Setting, indices: list[int]) -> list[tuple[bool, list[Guess]]]:
+    """Whether each game ``indices`` of a setting was won, and its guesses after the first click
+    (``players.guess_positions``: the same games as the setting's run)."""
+    player = make_player(setting.player, setting.options)
+    games = []
+    for index in indices:
+        game, first = setting_game(setting, index)
+        record, guesses = guess_positions(player, game, first)
+        games.append((record.won, guesses))
+    return games
+
+
+def layout_band(guess: Guess) -> str:
+    """A guess's band of layouts left (``PHASE_BANDS``) and whether the compiled exact search reaches
+    its position (at most 63 unopened cells)."""
+    low = 0
+    for high in PHASE_BANDS:
+        if guess.layouts <= high:
+            reach = "<= 63 cells" if guess.unopened <= COMPILED_CELLS else "> 63 cells"
+            return f"{low:,} < n <= {high:,}, {reach}"
+        low = high
+    return f"more than {PHASE_BANDS[-1]:,}"
+
+
+def guess_order(index: int) -> str:
+    """The row of the ``index``-th guess after the first click (from 0): one each, then the rest."""
+    return f"guess {index + 1:2d}" if index < PHASE_ORDERS else f"guess {PHASE_ORDERS + 1}+"
+
+
+def phase_rows(games: list[tuple[bool, list[Guess]]], by: str = "layouts") -> list[dict]:
+    """Where games are lost: per band of layouts left (``by="layouts"``, most guesses first) or per
+    guess in order (``by="order"``), the guesses a game, the share the exact search chose, the deaths
+    a game the mine probabilities predict (their sum) and those found (a lost game died on its last
+    guess), and the share of all losses."""
+    if by not in ("layouts", "order"):
+        raise ValueError(f"phases are counted by 'layouts' or 'order', not {by!r}")
+    if not games:
+        raise ValueError("no games to count")
+    table: dict[str, list] = {}
+    for won, guesses in games:
+        for i, guess in enumerate(guesses):
+            row = table.setdefault(layout_band(guess) if by == "layouts" else guess_order(i), [0, 0, 0.0, 0])
+            row[0] += 1
+            row[1] += guess.exact
+            row[2] += float(guess.mine_probability)
+            row[3] += not won and i == len(guesses) - 1
+    count, lost = len(games), sum(not won for won, _ in games)
+    order = sorted(table, key=lambda name: -table[name][0]) if by == "layouts" else sorted(table)
+    return [
+        {
+            "": name,
+            "guesses a game": f"{n / count:.3f}",
+            "by the exact search": f"{exact / n:.0%}",
+            "deaths a game, predicted": f"{predicted / count:.4f}",
+            "found": f"{deaths / count:.4f}",
+            "share of losses": f"{deaths / lost:.1%}" if lost else "-",
+        }
+        for name in order
+        for n, exact, predicted, deaths in [table[name]]
+    ]
 
 
 def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:

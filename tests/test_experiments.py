@@ -381,3 +381,39 @@ def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
     assert not experiments.replays_agree(replace(setting, seed=4), path, 2, start=6)  # games not stored
     with pytest.raises(ValueError, match="game 8 to replay from is not among the setting's 8 games"):
         experiments.replays_agree(setting, path, 1, start=8)
+
+
+def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
+    from fractions import Fraction
+
+    from minelib.players import Guess
+
+    def guess(layouts, p, exact=False, unopened=40):
+        return Guess((0, 0), layouts, unopened, Fraction(p), exact)
+
+    games = [
+        (True, [guess(5, Fraction(1, 2), exact=True)]),
+        (False, [guess(10**7, Fraction(1, 5), unopened=400), guess(50, Fraction(1, 3), exact=True)]),
+        (False, []),  # lost on the first click: no guess after it, no death counted in a row
+    ]
+    by_layouts = experiments.phase_rows(games, "layouts")
+    assert [row[""] for row in by_layouts] == ["0 < n <= 100, <= 63 cells", "more than 1,000,000"]
+    endgame, early = by_layouts
+    assert endgame["guesses a game"] == "0.667" and endgame["by the exact search"] == "100%"
+    assert endgame["deaths a game, predicted"] == f"{(1 / 2 + 1 / 3) / 3:.4f}" and endgame["found"] == "0.3333"
+    assert endgame["share of losses"] == "50.0%" and early["share of losses"] == "0.0%"
+    assert early["by the exact search"] == "0%" and early["deaths a game, predicted"] == "0.0667"
+    assert experiments.layout_band(guess(3000, Fraction(1, 2), unopened=64)) == "2,000 < n <= 20,000, > 63 cells"
+    first, second = experiments.phase_rows(games, "order")
+    assert (first[""], first["guesses a game"], first["by the exact search"], first["found"]) == (
+        "guess  1",
+        "0.667",
+        "50%",
+        "0.0000",
+    )
+    assert (second[""], second["found"], second["share of losses"]) == ("guess  2", "0.3333", "50.0%")
+    assert experiments.guess_order(6) == "guess 7+"
+    with pytest.raises(ValueError, match="'layouts' or 'order'"):
+        experiments.phase_rows(games, "cells")
+    with pytest.raises(ValueError, match="no games"):
+        experiments.phase_rows([], "order")
