@@ -113,7 +113,7 @@ ideas: install
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install
-	@for b in $(filter-out benchmarks/records.py benchmarks/guessing.py,$(wildcard benchmarks/*.py)); do \
+	@for b in $(filter-out benchmarks/records.py benchmarks/guessing.py benchmarks/common.py,$(wildcard benchmarks/*.py)); do \
 		echo "== $$b"; $(BIN)/python "$$b" || exit 1; done
 
 clean:

@@ -16,43 +16,20 @@ exact search already plays, none can. For reading, not asserting.
 """
 
 import argparse
-from concurrent.futures import ProcessPoolExecutor
 
-from tqdm.auto import tqdm
+from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
 from minelib.report import text_table
 
-CHUNK = 50
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
-    parser.add_argument("--rule", default="safe")
-    parser.add_argument("--first", default="0,0")
-    parser.add_argument("--seed", type=int, default=ex.RECORD_SEED)
-    parser.add_argument("--options", default="")
-    parser.add_argument("--workers", type=int, default=2)
+    add_slice_arguments(parser, games=3000)
     args = parser.parse_args()
-    if args.games < 1 or args.start < 0:
-        parser.error("--games must be positive and --start not negative")
+    setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
-    try:
-        setting = ex.Setting(
-            "twostep", size, mines, args.start + args.games, args.seed, args.rule, args.first, options=args.options
-        )
-    except ValueError as error:
-        parser.error(str(error))
-    indices = list(range(args.start, args.start + args.games))
-    chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
-    games = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [pool.submit(ex.play_guesses, setting, chunk) for chunk in chunks]
-        for future in tqdm(futures, desc="games", unit="chunk"):
-            games.extend(future.result())
+    games = map_chunks(ex.play_guesses, setting, args)
     won = sum(w for w, _ in games)
     died_first = sum(not w and not g for w, g in games)  # lost on the first click itself (no guess after it)
     print(

@@ -18,16 +18,13 @@ For reading, not asserting; the exact searches take seconds on the largest bands
 
 import argparse
 import itertools
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
-from tqdm.auto import tqdm
+from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
 from minelib import players
 from minelib.report import text_table
-
-CHUNK = 50
 
 
 def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[players.Regret]:
@@ -42,33 +39,15 @@ def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
-    parser.add_argument("--rule", default="safe")
-    parser.add_argument("--first", default="0,0")
-    parser.add_argument("--seed", type=int, default=ex.RECORD_SEED)
-    parser.add_argument("--options", default="")
+    add_slice_arguments(parser, games=2000)
     parser.add_argument("--bands", default="2000,5000,10000,20000")
-    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
     if len(bands) < 2 or bands != sorted(set(bands)) or bands[0] < 0:
         parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
+    setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
-    try:
-        players.make_player("twostep", args.options)
-    except ValueError as error:
-        parser.error(str(error))
-    games = args.start + args.games
-    setting = ex.Setting("twostep", size, mines, games, args.seed, args.rule, args.first, options=args.options)
-    indices = list(range(args.start, args.start + args.games))
-    chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
-    found: list[players.Regret] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [pool.submit(play_chunk, setting, chunk, bands[0], bands[-1]) for chunk in chunks]
-        for future in tqdm(futures, desc="games", unit="chunk"):
-            found.extend(future.result())
+    found: list[players.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
     print(
         f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
         f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "

@@ -15,17 +15,14 @@ asserting; it plays len(cells) + 1 games per numbered first click on ``--workers
 
 import argparse
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 
-from tqdm.auto import tqdm
+from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
 from minelib.board import BoardSize
 from minelib.game import PLAYING
-from minelib.players import STRONGEST, make_player
+from minelib.players import make_player
 from minelib.report import text_table
-
-CHUNK = 50
 
 
 def parse_cells(text: str) -> list[tuple[int, int]]:
@@ -70,30 +67,18 @@ def summary(rows: list[dict], cells: list[tuple[int, int]], label: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--start", type=int, default=0)
-    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
-    parser.add_argument("--rule", default="safe")
-    parser.add_argument("--first", default="0,0")
-    parser.add_argument("--seed", type=int, default=2026)
+    add_slice_arguments(parser, games=6000, options=False)
     parser.add_argument("--numbers", default="1,2,3")
     parser.add_argument("--cells", default="0,29;0,2;2,2;1,2;15,29")
-    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
-    setting = ex.Setting(STRONGEST, size, mines, args.games, args.seed, args.rule, args.first)
     cells = parse_cells(args.cells)
     outside = [cell for cell in cells if cell not in BoardSize.parse(size)]
     if outside:  # before any game (the player would refuse them in every worker)
         parser.error(f"cells outside the {size} board: {outside}")
     numbers = {int(n) for n in args.numbers.split(",")}
-    indices = list(range(args.start, args.start + args.games))
-    chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
-    rows: list[dict] = []
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = [pool.submit(play_chunk, setting, chunk, cells, numbers) for chunk in chunks]
-        for future in tqdm(futures, desc="games", unit="chunk"):
-            rows.extend(future.result())
+    rows: list[dict] = map_chunks(play_chunk, setting, args, cells, numbers)
     print(
         f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
         f"games {args.start}-{args.start + args.games - 1}: each cell opened second against the player's own choice"

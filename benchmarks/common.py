@@ -1,0 +1,62 @@
+"""What the benchmarks that replay a slice of a record run share: their arguments and their workers.
+
+Not a benchmark: ``make benchmarks`` leaves it out; the others import it from their own folder.
+"""
+
+import argparse
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+from tqdm.auto import tqdm
+
+from minelib import experiments as ex
+
+CHUNK = 50  # games per task
+
+
+def add_slice_arguments(parser: argparse.ArgumentParser, games: int, options: bool = True) -> None:
+    """The games to play: ``--games`` from ``--start`` of a record setting (``--level``, ``--rule``,
+    ``--first``, ``--seed``: game i as in the record run with seed 2026), with the strongest
+    player's ``--options`` if asked for, on ``--workers`` processes."""
+    parser.add_argument("--games", type=int, default=games)
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
+    parser.add_argument("--rule", default="safe")
+    parser.add_argument("--first", default="0,0")
+    parser.add_argument("--seed", type=int, default=ex.RECORD_SEED)
+    if options:
+        parser.add_argument("--options", default="")
+    parser.add_argument("--workers", type=int, default=2)
+
+
+def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ex.Setting:
+    """The setting the arguments name, through the games asked for (a bad one is the parser's error)."""
+    if args.games < 1 or args.start < 0:
+        parser.error("--games must be positive and --start not negative")
+    size, mines = ex.LEVELS[args.level]
+    try:
+        return ex.Setting(
+            ex.RECORD_PLAYER,
+            size,
+            mines,
+            args.start + args.games,
+            args.seed,
+            args.rule,
+            args.first,
+            options=getattr(args, "options", ""),
+        )
+    except ValueError as error:
+        parser.error(str(error))
+
+
+def map_chunks(function: Callable, setting: ex.Setting, args: argparse.Namespace, *extra) -> list:
+    """``function(setting, indices, *extra)`` over the games asked for, in chunks of ``CHUNK`` on
+    ``--workers`` processes with a progress bar; the lists it returns, joined in game order."""
+    indices = list(range(args.start, args.start + args.games))
+    chunks = [indices[k : k + CHUNK] for k in range(0, len(indices), CHUNK)]
+    found: list = []
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = [pool.submit(function, setting, chunk, *extra) for chunk in chunks]
+        for future in tqdm(futures, desc="games", unit="chunk"):
+            found.extend(future.result())
+    return found
