@@ -538,12 +538,12 @@ def play_guesses(setting: Setting, indices: list[int]) -> list[tuple[bool, list[
 
 def layout_band(guess: Guess) -> str:
     """A guess's band of layouts left (``PHASE_BANDS``) and whether the compiled exact search reaches
-    its position (at most 63 unopened cells)."""
+    its position (at most ``COMPILED_CELLS`` unopened cells, 63)."""
     low = 0
     for high in PHASE_BANDS:
         if guess.layouts <= high:
-            reach = "<= 63 cells" if guess.unopened <= COMPILED_CELLS else "> 63 cells"
-            return f"{low:,} < n <= {high:,}, {reach}"
+            reach = "<=" if guess.unopened <= COMPILED_CELLS else ">"
+            return f"{low:,} < n <= {high:,}, {reach} {COMPILED_CELLS} cells"
         low = high
     return f"more than {PHASE_BANDS[-1]:,}"
 
