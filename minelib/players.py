@@ -718,6 +718,39 @@ def guess_positions(player: LookaheadPlayer, game: Game, first: Cell) -> tuple[R
     return run.record(start), found
 
 
+def play_runner_up(
+    player: TwoStepPlayer, game: Game, first: Cell, guess: int, log: bool = False
+) -> tuple[Record, tuple[Cell, Cell] | None]:
+    """Play ``game`` from ``first`` as ``player`` does, but at its ``guess``-th heuristic guess (from 1;
+    not the exact endgame's moves) open its best other candidate by two-step score instead (ties: the
+    candidates' order). The record, and the cell the player would have opened with the one opened
+    instead; None when the game never came to that guess or it had a single candidate (then the game
+    is the player's own). Played on the same game as the player's own run, it measures what the
+    player's choice over its runner-up is worth at that point of a game."""
+    run = _TwoStepRun(game, log, player)
+    plain = run.guess
+    made, forked = 0, None
+
+    def fork(board: Board, mines: int, result) -> Move:
+        nonlocal made, forked
+        move = plain(board, mines, result)
+        made += 1
+        if made != guess:
+            return move
+        risk, candidates = run.candidates(board, result)
+        others = [c for c in candidates if c != move.cell]
+        if not others:
+            return move
+        cell = max(others, key=lambda c: (run.score(board, result, c)[1], -candidates.index(c)))
+        forked = (move.cell, cell)
+        return Move("open", cell, False, risk[cell])
+
+    start = time.perf_counter()
+    run.guess = fork  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), forked
+
+
 def make_player(name: str, options: str = ""):
     """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
     or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""

@@ -408,3 +408,31 @@ def test_guess_positions_describe_the_guesses_the_player_makes():
         seen["exact"] += sum(g.exact for g in found)
         seen["heuristic"] += sum(not g.exact for g in found)
     assert all(seen.values()), seen  # both outcomes and both kinds of guess were checked
+
+
+def test_a_runner_up_game_is_the_players_own_up_to_the_guess_it_changes():
+    """What benchmarks/runner_up.py stands on: the same moves as the player's own game until its
+    ``guess``-th heuristic guess, where another candidate is opened; the game unchanged if none."""
+    from minelib import experiments as ex
+    from minelib.players import guess_positions, play_runner_up
+
+    setting = ex.record_setting("intermediate", "safe", "0,0", 30)
+    player = TwoStepPlayer()
+    forks = 0
+    for index in range(setting.games):
+        game, first = ex.setting_game(setting, index)
+        own = player.play(game, first, log=True)
+        heuristic = [g.cell for g in guess_positions(player, *ex.setting_game(setting, index))[1] if not g.exact]
+        for guess in (1, 2):
+            record, forked = play_runner_up(player, *ex.setting_game(setting, index), guess, log=True)
+            if forked is None:
+                assert (record.won, record.moves) == (own.won, own.moves)
+                continue
+            forks += 1
+            mine, instead = forked
+            assert mine == heuristic[guess - 1] and instead != mine
+            at = next(i for i, (a, b) in enumerate(zip(own.moves, record.moves)) if a != b)
+            assert record.moves[:at] == own.moves[:at]
+            assert (own.moves[at].cell, record.moves[at].cell) == (mine, instead)
+            assert not record.moves[at].certain
+    assert forks >= 10  # enough games reach a first and a second guess with two candidates
