@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
-from minelib.board import MINE, UNOPENED, Board, BoardSize, check_mines, to_constraints
+from minelib.board import MINE, UNOPENED, Board, BoardSize, check_mines, neighbour_sums, to_constraints
 from tests.conftest import positions
 
 EXAMPLE = """
@@ -20,6 +21,17 @@ def test_neighbours_stay_on_the_board():
     assert len(size.neighbours((0, 1))) == 5
     assert len(size.neighbours((1, 1))) == 8
     assert size.neighbours((0, 0)) == [c for c in size.neighbours((0, 0)) if c in size]
+
+
+@given(st.integers(1, 7), st.integers(1, 7), st.data())
+def test_neighbour_sums_count_each_cells_neighbours(height, width, data):
+    size = BoardSize(height, width)
+    mask = np.array(data.draw(st.lists(st.booleans(), min_size=size.n_cells, max_size=size.n_cells))).reshape(
+        height, width
+    )
+    expected = [[sum(bool(mask[n]) for n in size.neighbours((y, x))) for x in range(width)] for y in range(height)]
+    found = neighbour_sums(mask)
+    assert found.dtype == np.int32 and found.tolist() == expected
 
 
 def test_cell_ids_round_trip_row_by_row():
