@@ -722,11 +722,12 @@ def play_runner_up(
     player: TwoStepPlayer, game: Game, first: Cell, guess: int, log: bool = False
 ) -> tuple[Record, tuple[Cell, Cell] | None]:
     """Play ``game`` from ``first`` as ``player`` does, but at its ``guess``-th heuristic guess (from 1;
-    not the exact endgame's moves) open its best other candidate by two-step score instead (ties: the
-    candidates' order). The record, and the cell the player would have opened with the one opened
-    instead; None when the game never came to that guess or it had a single candidate (then the game
-    is the player's own). Played on the same game as the player's own run, it measures what the
-    player's choice over its runner-up is worth at that point of a game."""
+    not the exact endgame's moves; a forced or latent 50/50 it plays first counts as one) open its best
+    other candidate by two-step score, influence not weighed, instead (ties: the candidates' order).
+    The record, and the cell the player would have opened with the one opened instead; None when the
+    game never came to that guess or it had a single candidate (then the game is the player's own).
+    Played on the same game as the player's own run, it measures what the player's choice over its
+    runner-up is worth at that point of a game."""
     run = _TwoStepRun(game, log, player)
     plain = run.guess
     made, forked = 0, None
