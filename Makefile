@@ -109,7 +109,8 @@ long-runs: install
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
 	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6,influence=0 \
-		twostep:influence=0 twostep:off_frontier=2,influence=0 twostep:blend=10,influence=0 twostep
+		twostep:influence=0 twostep:off_frontier=2,influence=0 twostep:blend=10,influence=0 twostep \
+		twostep:dead=0 twostep:off_frontier=0
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install
