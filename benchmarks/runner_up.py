@@ -64,8 +64,9 @@ def main() -> None:
     for j, guess in enumerate(guesses):
         forked = [(own, forks[j][0]) for own, forks in rows if forks[j][1] is not None]
         if not forked:
-            table.append({"guess": guess, "games": 0, "own": "-", "runner-up": "-", "difference": "-"})
-            table[-1]["per game played"] = "-"
+            table.append(
+                {"guess": guess, "games": 0} | dict.fromkeys(["own", "runner-up", "difference", "per game played"], "-")
+            )
             continue
         own, other = [o for o, _ in forked], [r for _, r in forked]
         mean, half = ex.paired_difference(other, own)
