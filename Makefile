@@ -97,20 +97,23 @@ records: install
 
 # Longer runs where the record runs cannot tell us from the record: a million games at both expert
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
-# file of its own (under 10 MB), the first games the record run's. About 80, 55, 10 and 10 minutes
-# on two cores; resumable like the record runs.
+# file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
+# record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
+LONG_OPTIONS := cut=9/10,endgame_compiled=2000
 long-runs: install
 	@mkdir -p results/long; for run in $(LONG_RUNS); do level=$${run%%:*}; rest=$${run#*:}; \
 		rule=$${rest%%:*}; games=$${rest#*:}; \
 		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--results results/long/$${level}_$${rule}.sqlite || exit 1; done
+			--options $(LONG_OPTIONS) --results results/long/$${level}_$${rule}.sqlite || exit 1; done
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
-	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 twostep:off_frontier=6,influence=0 \
-		twostep:influence=0 twostep:off_frontier=2,influence=0 twostep:blend=10,influence=0 twostep \
-		twostep:dead=0 twostep:off_frontier=0
+	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 \
+		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000 twostep:influence=0,cut=9/10,endgame_compiled=2000 \
+		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000 twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000 \
+		twostep:cut=9/10,endgame_compiled=2000 twostep:dead=0,cut=9/10,endgame_compiled=2000 \
+		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000 twostep
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install

@@ -16,22 +16,30 @@ import argparse
 from minelib import experiments as ex
 from minelib.report import text_table
 
-# notebook 06's comparisons, each named by the options that reproduce its stored run. They were played
-# before latent 50/50s were weighed by default (influence=9/10): ``before_latent`` names such a run with
-# influence=0. PREVIOUS: the two-step player's defaults before off_frontier=3; BEFORE: those before the
-# endgame on the undecided cells and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the
-# expert board
+# notebook 06's comparisons, each named by the options that reproduce its stored run (``ex.as_played``
+# adds the defaults that each later change replaced). OLD_CUT: the two-step player's defaults before
+# cut=4/5 and the endgame from 5,000 layouts; LATENT_OFF: before latent 50/50s were weighed
+# (influence=9/10); PREVIOUS: before off_frontier=3; BEFORE: before the endgame on the undecided cells
+# and the forced 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
+OLD_CUT = "cut=9/10,endgame_compiled=2000"
+LATENT_OFF = "influence=0"
 PREVIOUS = "off_frontier=6"
 OLD_ENDGAME = "endgame_compiled=0,forced=0"
 BEFORE = f"{OLD_ENDGAME},{PREVIOUS}"
 
 
-def before_latent(variant: str) -> str:
-    """A two-step variant as played before influence=9/10 was the default: with influence=0 unless it sets it."""
+def as_played(variant: str, *changes: str) -> str:
+    """A variant as stored: a two-step one with the options of ``changes`` it does not set."""
     name, _, options = variant.partition(":")
-    if name != "twostep" or "influence" in options:
+    if name != "twostep":
         return variant
-    return f"{name}:{options},influence=0" if options else f"{name}:influence=0"
+    options = ex.as_played(options, *changes)
+    return f"{name}:{options}" if options else name
+
+
+def before_latent(variant: str) -> str:
+    """A variant as played before latent 50/50s were weighed by default (and before OLD_CUT)."""
+    return as_played(variant, LATENT_OFF, OLD_CUT)
 
 
 VARIANTS = [before_latent(v) for v in [
@@ -52,7 +60,7 @@ VARIANTS = [before_latent(v) for v in [
     "twostep",
     "twostep:off_frontier=12",
     "twostep:candidates=24,off_frontier=10",
-]] + ["twostep"]  # fmt: skip
+]] + [as_played("twostep", OLD_CUT), "twostep"]  # fmt: skip
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """The record runs: our strongest player at every published record's setting, beside the record.
 
     python benchmarks/records.py [--expert 100000] [--others 50000] [--results results/records.sqlite]
-        [--levels expert,intermediate,beginner] [--rules safe,zero]
+        [--levels expert,intermediate,beginner] [--rules safe,zero] [--options KEY=VALUE,...]
 
 Plays ``experiments.RECORD_PLAYER`` at each setting of ``experiments.PUBLISHED`` (rule and first
 click as the records were measured), ``RECORD_SEED``, into an SQLite file of blocks of games:
@@ -10,7 +10,9 @@ twice. Prints, per setting, the games stored, wins, our rate with its 95% interv
 published records. Runs on all cores; 100,000 expert games take about an hour on two.
 A longer run of one setting goes to a file of its own (each under 10 MB), e.g. the million expert
 games of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules safe
---results results/long/expert_safe.sqlite`` (about 80 minutes on two cores).
+--results results/long/expert_safe.sqlite`` (about 80 minutes on two cores). ``--options`` plays the
+player with options, e.g. the defaults before a change (the long runs were played with those before
+cut=4/5 and the endgame from 5,000 layouts: ``--options cut=9/10,endgame_compiled=2000``).
 """
 
 import argparse
@@ -26,6 +28,7 @@ def main() -> None:
     parser.add_argument("--results", default="results/records.sqlite")
     parser.add_argument("--levels", default=",".join(ex.LEVELS))
     parser.add_argument("--rules", default="safe,zero", help="first-click rules to play")
+    parser.add_argument("--options", default="", help="the player's options (default: its defaults)")
     args = parser.parse_args()
     games = {level: args.expert if level == "expert" else args.others for level in ex.LEVELS}
     levels, rules = args.levels.split(","), args.rules.split(",")
@@ -36,9 +39,14 @@ def main() -> None:
             parser.error(f"unknown {name} {', '.join(sorted(unknown))} (known: {', '.join(known)})")
     settings = [s for s in ex.LEVEL_SETTINGS if s[0] in levels and s[1] in rules]
     for level, rule, first in settings:
-        ex.run(ex.record_setting(level, rule, first, games[level]), args.results)
-    print(f"player {ex.RECORD_PLAYER}, seed {ex.RECORD_SEED}, results in {args.results}")
-    print(text_table(ex.record_rows(args.results, games, settings)))
+        try:
+            setting = ex.record_setting(level, rule, first, games[level], args.options)
+        except ValueError as error:
+            parser.error(str(error))
+        ex.run(setting, args.results)
+    options = f" ({args.options})" if args.options else ""
+    print(f"player {ex.RECORD_PLAYER}{options}, seed {ex.RECORD_SEED}, results in {args.results}")
+    print(text_table(ex.record_rows(args.results, games, settings, args.options)))
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import closing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -134,6 +134,17 @@ class Setting:
         if not self.options:
             del fields["options"]  # the keys written before players had options
         return json.dumps(fields, sort_keys=True)
+
+
+def as_played(options: str, *changes: str) -> str:
+    """The options that replay a run played before some changes of a player's defaults: each change
+    (the defaults it replaced, ``key=value,...``, oldest first) adds those of its options that the run
+    did not set, at the end. Stored runs of old defaults are named so, and keep their games."""
+    for change in changes:
+        have = {item.partition("=")[0] for item in options.split(",") if item}
+        added = [item for item in change.split(",") if item and item.partition("=")[0] not in have]
+        options = ",".join(filter(None, [options, *added]))
+    return options
 
 
 @dataclass(frozen=True)
@@ -491,20 +502,26 @@ def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict
     return list(rows.values())
 
 
-def record_setting(level: str, rule: str, first: str, games: int | None = None) -> Setting:
-    """A record run's setting: the strongest player at a level setting (``RECORD_GAMES`` games by default)."""
-    return level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
+def record_setting(level: str, rule: str, first: str, games: int | None = None, options: str = "") -> Setting:
+    """A record run's setting: the strongest player (with ``options``: a run of defaults replaced since) at a
+    level setting (``RECORD_GAMES`` games by default)."""
+    setting = level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
+    return replace(setting, options=options) if options else setting
 
 
 def record_rows(
-    results: Path | str, games: dict[str, int] | None = None, settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS
+    results: Path | str,
+    games: dict[str, int] | None = None,
+    settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS,
+    options: str = "",
 ) -> list[dict]:
     """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
-    ``games`` per level), our rate with its 95% interval, and the published records beside it."""
+    ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
+    records beside it."""
     rows = []
     for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
-        stored = list(load(results, record_setting(level, rule, first, target)).values())
+        stored = list(load(results, record_setting(level, rule, first, target, options)).values())
         s = summarize(stored) if stored else None
         published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
         rows.append(
@@ -664,6 +681,7 @@ __all__ = [
     "Summary",
     "article_rows",
     "article_setting",
+    "as_played",
     "density_curves",
     "level_rows",
     "level_setting",

@@ -421,7 +421,7 @@ class _LookaheadRun(_Player):
 class TwoStepPlayer(LookaheadPlayer):
     """``LookaheadPlayer`` whose guess looks one move further: the chance to survive two moves.
 
-    Candidates: the cells whose safety is at least ``cut`` times the best safety (the frontier's,
+    Candidates: the cells whose safety is at least ``cut`` (4/5) times the best safety (the frontier's,
     those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
     number when those are safe enough: fewest unopened neighbours, then two cells straight from
     a number), at most ``candidates`` in all. For each, every number it may show is analysed
@@ -433,7 +433,7 @@ class TwoStepPlayer(LookaheadPlayer):
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
-    ``endgame_compiled`` remain on at most 63 undecided cells (the compiled engine's reach).
+    ``endgame_compiled`` (5,000) remain on at most 63 undecided cells (the compiled engine's reach).
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``).
     With ``influence`` (JSMinesweeper's 50/50 influence; 9/10 as there, 0 turns it off), the latent 50/50s count
     (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
@@ -448,14 +448,14 @@ class TwoStepPlayer(LookaheadPlayer):
 
     def __init__(
         self,
-        cut: Fraction = Fraction(9, 10),
+        cut: Fraction = Fraction(4, 5),
         candidates: int = 16,
         off_frontier: int = 3,
         blend: int = 4,
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
-        endgame_compiled: int = 2000,
+        endgame_compiled: int = 5000,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
     ):
@@ -465,6 +465,8 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_cells=endgame_cells,
             endgame_compiled=endgame_compiled,
         )
+        if not 0 < cut <= 1:
+            raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence = forced, Fraction(influence)
 

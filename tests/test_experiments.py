@@ -5,6 +5,7 @@ import sqlite3
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ import pytest
 import minelib.experiments as experiments
 from minelib.cli import main
 from minelib.experiments import Setting, load, run, summarize, wilson_interval
+from minelib.players import make_player
 
 
 def test_wilson_interval_brackets_the_rate():
@@ -151,6 +153,21 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
 
 
+def test_runs_of_old_defaults_are_named_by_the_options_that_replay_them():
+    """Each change of the defaults adds the old values of the options a run did not set, oldest first."""
+    assert experiments.as_played("") == ""
+    assert experiments.as_played("", "influence=0") == "influence=0"
+    assert experiments.as_played("blend=2", "influence=0", "cut=9/10,endgame_compiled=2000") == (
+        "blend=2,influence=0,cut=9/10,endgame_compiled=2000"
+    )
+    # an option the run set keeps its value; one set by an earlier change is not added again
+    assert experiments.as_played(
+        "endgame_compiled=5000,influence=0", "influence=9/10", "cut=9/10,endgame_compiled=2000"
+    ) == ("endgame_compiled=5000,influence=0,cut=9/10")
+    player = make_player("twostep", experiments.as_played("dead=0", "cut=9/10,endgame_compiled=2000"))
+    assert (player.cut, player.endgame_compiled, player.dead) == (Fraction(9, 10), 2000, False)
+
+
 def test_paired_difference_by_hand():
     # differences +1, 0, -1, +1: mean 1/4, population spread sqrt(11/16), over sqrt(4) games
     mean, half = experiments.paired_difference([True, True, False, True], [False, True, True, False])
@@ -191,6 +208,7 @@ def test_replaying_layouts(tmp_path):
         (dict(player="twostep", options="blend"), "player option 'blend' is not written key=value"),
         (dict(player="twostep", options="depth=2"), "does not take these options: 'depth=2'"),
         (dict(player="twostep", options="cut=1/0"), "player option 'cut=1/0'"),
+        (dict(player="twostep", options="cut=2"), "cut must be above 0 and at most 1"),
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):
