@@ -37,7 +37,7 @@ def speed(games: int, sizes: list[int]) -> None:
 def _warm_up() -> None:
     boxes.warm_up()
     solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
-    EndgameSearch(1).values(Board.from_text("1.."))  # and its layouts, found in compiled code
+    EndgameSearch(1).values(Board.from_text("1.."), best=True)  # its search for the best cells, and its layouts
 
 
 def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:

@@ -672,8 +672,10 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead):
 
 
 @njit(**_JIT)
-def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead):
-    """The exact win count of opening cell i in ``state`` (``opened``: cells already open).
+def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead, cap=-1):
+    """The exact win count of opening cell i in ``state`` (``opened``: cells already open); with
+    ``cap``, exact only when above it, else a bound of at most ``cap`` (all a caller looking for a
+    move better than ``cap`` needs).
 
     The search of ``PythonEngine.wins`` / ``_best`` / ``_sum`` with an explicit
     stack of frames instead of recursion (numba cannot cache recursive code).
@@ -695,7 +697,7 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     ands, labels, spots = np.empty(rows, np.int64), np.empty(rows, np.int64), np.empty(64, np.int64)
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
     root = frames[0]
-    root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, -1, full & ~opened, n
+    root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, cap, full & ~opened, n
     safe = 0
     for m in state:
         if not m >> i & 1:
@@ -851,6 +853,37 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
             phase = 3
 
 
+@njit(**_JIT)
+def best_clicks(state, cells, opened, full, neighbours, tables, slots, entries, pool, meta, dead):
+    """The exact win count of each of ``cells`` that reaches the best of them, -1 for the others.
+
+    The cells are searched safest first (most layouts where they are safe, then in the order given),
+    each capped at the best win count found so far less one: a cell that cannot reach it stops as
+    soon as its bound says so, and a cell safe in fewer layouts than the best is not searched."""
+    k = len(cells)
+    safe = np.zeros(k, np.int64)
+    for m in state:
+        for j in range(k):
+            if not m >> cells[j] & 1:
+                safe[j] += 1
+    order = np.argsort(-safe, kind="mergesort")  # stable: ties in the order given
+    out = np.full(k, -1, np.int64)
+    best = -1
+    for j in order:
+        if safe[j] < best:
+            break
+        value = click(state, cells[j], opened, full, neighbours, tables, slots, entries, pool, meta, dead, best - 1)
+        if meta[ABORT]:
+            return out
+        if value >= best:  # above the cap: exact
+            out[j] = value
+            best = value
+    for j in range(k):
+        if out[j] < best:
+            out[j] = -1
+    return out
+
+
 class CompiledEngine:
     """The search compiled by numba, for boards of at most 63 cells: the same answers as ``PythonEngine``.
 
@@ -915,6 +948,19 @@ class CompiledEngine:
             return [int(click(state, i, opened, *memo, self.dead)) for i in cells]
 
         return work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
+
+    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
+        """The cells of ``cells`` whose ``click`` is the best of them, with that win count; each other
+        cell searched only as far as needed to tell that it falls short (``best_clicks``)."""
+        state = np.fromiter(layouts, np.int64, len(layouts))
+        memo = (self._full, self._neighbours, self._tables, self._slots, self._entries, self._pool, self._meta)
+        targets = np.array(cells, np.int64)
+
+        def work() -> list[int]:
+            return best_clicks(state, targets, opened, *memo, self.dead).tolist()
+
+        wins = work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
+        return {i: w for i, w in zip(cells, wins) if w >= 0}
 
     def _run(self, function):
         """Run ``function`` (calls of the kernel) in a thread, so that a time cap or Ctrl-C can stop it."""

@@ -96,6 +96,10 @@ class Engine(Protocol):
         """``click`` for each of ``cells``, in order."""
         ...
 
+    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
+        """The cells of ``cells`` whose ``click`` is the best of them, with that win count."""
+        ...
+
 
 ENGINES = ("auto", "compiled", "python")
 AUTO_LAYOUTS = 5_000  # below this many starting layouts the Python search is done before the compiled one starts
@@ -254,10 +258,12 @@ class EndgameSearch:
         self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
 
     def values(
-        self, board: Board, layouts: Layouts | None = None, cells: int | None = None
+        self, board: Board, layouts: Layouts | None = None, cells: int | None = None, best: bool = False
     ) -> dict[Cell, Fraction] | None:
         """Every unopened cell's exact win probability, as ``OptimalSolver.position(board).move_values``
-        (``layouts``: the position's, if known). None when more than ``cells`` cells are undecided."""
+        (``layouts``: the position's, if known). None when more than ``cells`` cells are undecided.
+        With ``best``, only the best cells and their (exact) value: the others are searched only as
+        far as needed to tell that they fall short (``Engine.best``)."""
         geometry = Geometry.of(board.size)
         unopened = board.unopened_cells()
         if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
@@ -289,6 +295,10 @@ class EndgameSearch:
         cut = self._cut(known) if local is None else self._cut_local(local, ids)
         opened = sum(1 << g for g in index.values()) & ~sum(1 << index[i] for i in undecided)
         before = engine.solved
+        if best:
+            found = engine.best(cut, [index[i] for i in undecided], opened)
+            self.solved += engine.solved - before
+            return {c: Fraction(found[index[i]], count) for c, i in zip(unopened, ids) if index.get(i) in found}
         wins = dict(zip(undecided, engine.clicks(cut, [index[i] for i in undecided], opened)))
         self.solved += engine.solved - before
         return {c: Fraction(wins.get(i, 0), count) for c, i in zip(unopened, ids)}

@@ -234,5 +234,11 @@ class PythonEngine:
         """``click`` for each of ``cells``."""
         return [self.click(layouts, i, opened) for i in cells]
 
+    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
+        """The cells of ``cells`` whose ``click`` is the best of them, with that win count."""
+        wins = dict(zip(cells, self.clicks(layouts, cells, opened)))
+        top = max(wins.values(), default=0)
+        return {i: w for i, w in wins.items() if w == top}
+
 
 __all__ = ["PythonEngine", "State"]

@@ -63,3 +63,16 @@ def test_positions_agree_with_minimax(name, position):
         assert (result.probability, result.best_moves, result.move_values, result.layouts) == (1, [], {}, 1)
         return
     _agrees(result, minimax_position(board, mines), count_layouts(board, mines))
+
+
+@pytest.mark.parametrize("engine", ["python", "compiled"])
+@pytest.mark.parametrize("height, width, mines", TINY, ids=str)
+def test_an_engines_best_cells_are_those_minimax_finds_best(engine, height, width, mines):
+    """``Engine.best``: the cells whose win count is the best, with that count, none other."""
+    size = BoardSize(height, width)
+    expected = minimax_first_moves(size, mines, "none")
+    solver = OptimalSolver(size, mines, engine=engine, symmetry=False)
+    layouts = solver.all_layouts()
+    top = max(expected.values())
+    best = {size.cell_id(c): int(v * len(layouts)) for c, v in expected.items() if v == top}
+    assert solver.engine.best(layouts, list(range(size.n_cells)), 0) == best

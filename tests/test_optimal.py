@@ -306,6 +306,29 @@ def test_the_endgame_search_agrees_with_the_search_of_the_whole_board(game):
         assert search.values(board) == expected
 
 
+def _best_cells(board: Board, mines: int, values: dict) -> dict:
+    """The cells of ``values`` that reach the best value, cells that are a mine in every layout left out."""
+    analysis = analyze(board, mines)
+    living = {c: v for c, v in values.items() if analysis.probability(c) != 1}
+    top = max(living.values())
+    return {c: v for c, v in living.items() if v == top}
+
+
+@settings(max_examples=60, deadline=None)
+@given(opened_in_turn())
+def test_the_endgame_search_for_the_best_move_finds_every_best_cell_and_its_value(game):
+    """``best=True`` answers the best cells alone, with their exact value, call after call of one game,
+    in a search that also answers every value between them (the memo keeps the capped searches' bounds
+    beside exact values, and neither answer may take one for the other)."""
+    search = EndgameSearch(game[0][1])
+    for board, mines in game:
+        expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
+        if not expected or all(analyze(board, mines).probability(c) == 1 for c in expected):
+            continue  # won: nothing to choose
+        assert search.values(board, best=True) == _best_cells(board, mines, expected)
+        assert search.values(board) == expected
+
+
 def test_the_endgame_search_reuses_its_memo_through_a_game():
     first = Board.from_text(".....\n.....\n.1...\n.....")
     then = Board.from_text(".....\n.....\n.1...\n0....")  # the best move shows its number
@@ -329,3 +352,4 @@ def test_the_endgame_search_takes_any_board_and_says_when_it_is_too_wide():
     assert EndgameSearch(1).values(board) == expected
     assert EndgameSearch(1).values(board, cells=70) is None
     assert EndgameSearch(1).values(board, cells=71) == expected
+    assert EndgameSearch(1).values(board, best=True) == _best_cells(board, 1, expected)  # the Python engine's
