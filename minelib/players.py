@@ -70,6 +70,13 @@ class Record:
     moves: list[Move] = field(default_factory=list)
 
 
+def _at_least(low: int, **values) -> None:
+    """Raise ValueError naming the first of ``values`` (a player's options) below ``low``."""
+    for name, value in values.items():
+        if value < low:
+            raise ValueError(f"{name} must be at least {low}, got {value}")
+
+
 class _Player:
     """What both players share: the game, a move log, and opening / flagging by cell id."""
 
@@ -264,6 +271,8 @@ class LookaheadPlayer:
         endgame_cells: int | None = POSITION_CELLS,
         endgame_compiled: int = 0,
     ):
+        _at_least(0, tolerance=tolerance, lookahead=lookahead, endgame_layouts=endgame_layouts)
+        _at_least(0, endgame_compiled=endgame_compiled, endgame_cells=0 if endgame_cells is None else endgame_cells)
         sweep.warm_up()  # its first call in a process loads it: not inside a timed game
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
         self.endgame_cells = endgame_cells  # None: any board
@@ -467,6 +476,11 @@ class TwoStepPlayer(LookaheadPlayer):
         )
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
+        _at_least(1, candidates=candidates)
+        _at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
+        for name, flag in (("dead", dead), ("forced", forced)):
+            if flag not in (0, 1):
+                raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence = forced, Fraction(influence)
 

@@ -209,6 +209,14 @@ def test_replaying_layouts(tmp_path):
         (dict(player="twostep", options="depth=2"), "does not take these options: 'depth=2'"),
         (dict(player="twostep", options="cut=1/0"), "player option 'cut=1/0'"),
         (dict(player="twostep", options="cut=2"), "cut must be above 0 and at most 1"),
+        (dict(player="twostep", options="candidates=0"), "candidates must be at least 1, got 0"),
+        (dict(player="twostep", options="blend=-1"), "blend must be at least 0, got -1"),
+        (dict(player="twostep", options="off_frontier=-1"), "off_frontier must be at least 0"),
+        (dict(player="twostep", options="influence=-1/2"), "influence must be at least 0"),
+        (dict(player="twostep", options="dead=2"), "dead must be 0 or 1"),
+        (dict(player="twostep", options="endgame_compiled=-5"), "endgame_compiled must be at least 0"),
+        (dict(player="lookahead", options="tolerance=-1"), "tolerance must be at least 0"),
+        (dict(player="safest", options="endgame_layouts=-1"), "endgame_layouts must be at least 0"),
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):
