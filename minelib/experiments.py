@@ -612,12 +612,16 @@ def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float,
     return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
 
 
-def paired_rows(results: Path | str, settings: list[Setting]) -> list[dict]:
+def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setting]) -> list[dict]:
     """What each variant is worth: settings that differ only in player or options, compared game by
     game on the games all of them have stored (the same seeds: the same layouts and first click).
     The first setting is the base; each row gives a variant's wins, its win rate's difference
-    from the base with a 95% interval from the paired differences, and the games only one won."""
-    stored = [load(results, s) for s in settings]
+    from the base with a 95% interval from the paired differences, and the games only one won.
+    ``results``: the results file, or one file per setting (long runs each keep a file of their own)."""
+    paths = [results] * len(settings) if isinstance(results, (str, Path)) else list(results)
+    if len(paths) != len(settings):
+        raise ValueError(f"{len(paths)} results files for {len(settings)} settings: give one, or one per setting")
+    stored = [load(path, s) for path, s in zip(paths, settings)]
     common = sorted(set.intersection(*(set(games) for games in stored)))
     if not common:
         raise ValueError("the settings have no stored game in common")

@@ -151,6 +151,17 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert base["vs base"] == "+0.00% [+0.00%, +0.00%]"
     assert settings[0].key() == Setting("safest", "9x9", 10, games=1, seed=4, first_click="safe", first="0,0").key()
     assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
+    # the same comparison from a file per setting (as the long runs keep them), and a clear error
+    apart = [tmp_path / "base.sqlite", tmp_path / "variant.sqlite"]
+    for setting, where in zip(settings, apart):
+        run(setting, where, parallel=False, progress=False)
+
+    def untimed(rows):  # the games' seconds differ from one run to the next
+        return [{k: v for k, v in row.items() if k != "median ms"} for row in rows]
+
+    assert untimed(experiments.paired_rows(apart, settings)) == untimed([base, variant])
+    with pytest.raises(ValueError, match="3 results files for 2 settings"):
+        experiments.paired_rows(apart + [path], settings)
 
 
 def test_runs_of_old_defaults_are_named_by_the_options_that_replay_them():
