@@ -603,6 +603,35 @@ def phase_rows(games: list[tuple[bool, list[Guess]]], by: str = "layouts") -> li
     ]
 
 
+def first_number_rows(results: Path | str, setting: Setting, games: int) -> list[dict]:
+    """The first ``games`` stored games of a setting by the number its first click showed (0: an
+    opening), each group's share of the games and its win rate with a 95% interval: with a safe
+    first click, how the games that must guess blind at once fare against those that open a region.
+    A game's first number is found by opening its first cell again (game i depends on (seed, i) alone)."""
+    stored = load(results, setting)
+    missing = [i for i in range(games) if i not in stored]
+    if missing:
+        raise ValueError(f"{len(missing):,} of the first {games:,} games are not stored (game {missing[0]} first)")
+    by_number: dict[int, list[dict]] = {}
+    for index in range(games):
+        game, first = setting_game(setting, index)
+        game.open(first)
+        by_number.setdefault(game.value(first), []).append(stored[index])
+    rows = []
+    for number, entries in sorted(by_number.items()):
+        s = summarize(entries)
+        rows.append(
+            {
+                "first click shows": number,
+                "games": len(entries),
+                "share": f"{len(entries) / games:.1%}",
+                "wins": s.wins,
+                "rate": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]",
+            }
+        )
+    return rows
+
+
 def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
     """The mean of ``won - base`` over paired games (the same game played two ways), and the half
     width of its 95% interval."""
@@ -687,6 +716,7 @@ __all__ = [
     "article_setting",
     "as_played",
     "density_curves",
+    "first_number_rows",
     "level_rows",
     "level_setting",
     "level_summaries",

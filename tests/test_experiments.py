@@ -454,3 +454,26 @@ def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
         experiments.phase_rows(games, "cells")
     with pytest.raises(ValueError, match="no games"):
         experiments.phase_rows([], "order")
+
+
+def test_first_number_rows_split_the_stored_games_by_the_first_number(tmp_path):
+    """Every game lands in the row of the number its first cell shows on its layout, and the rows'
+    games and wins add up to the stored run's."""
+    path = tmp_path / "runs.jsonl"
+    setting = Setting("safest", "9x9", 20, games=30, seed=5, first_click="safe", first="0,0")
+    run(setting, path, parallel=False, progress=False)
+    rows = experiments.first_number_rows(path, setting, 30)
+    stored = experiments.load(path, setting)
+    assert sum(r["games"] for r in rows) == 30 and sum(r["wins"] for r in rows) == sum(
+        g["won"] for g in stored.values()
+    )
+    shown = []
+    for index in range(30):
+        game, first = experiments.setting_game(setting, index)
+        game.open(first)
+        layout = game.layout()  # the mines placed at the first click
+        shown.append(int(layout[:2, :2].sum()))  # the corner's neighbours: the 2x2 block but the corner, safe
+    assert [r["first click shows"] for r in rows] == sorted(set(shown))
+    assert [r["games"] for r in rows] == [shown.count(n) for n in sorted(set(shown))]
+    with pytest.raises(ValueError, match="10 of the first 40 games are not stored"):
+        experiments.first_number_rows(path, setting, 40)
