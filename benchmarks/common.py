@@ -1,4 +1,5 @@
-"""What the benchmarks that replay a slice of a record run share: their arguments and their workers.
+"""What the benchmarks share: the arguments and workers of those that replay a slice of a record run,
+and the warm-up of the players' compiled engines.
 
 Not a benchmark: ``make benchmarks`` leaves it out; the others import it from their own folder.
 """
@@ -9,7 +10,10 @@ from concurrent.futures import ProcessPoolExecutor
 
 from tqdm.auto import tqdm
 
+from minelib import boxes
 from minelib import experiments as ex
+from minelib.board import Board
+from minelib.optimal import EndgameSearch, solve
 
 CHUNK = 50  # games per task
 
@@ -60,3 +64,11 @@ def map_chunks(function: Callable, setting: ex.Setting, args: argparse.Namespace
         for future in tqdm(futures, desc="games", unit="chunk"):
             found.extend(future.result())
     return found
+
+
+def warm_up() -> None:
+    """Load the compiled engines a player uses (a process's first analysis and first endgame search load
+    them: ~0.1-0.3 s each, once per process), so that no timed game pays for it."""
+    boxes.warm_up()
+    solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
+    EndgameSearch(1).values(Board.from_text("1.."), best=True)  # its search for the best cells, and its layouts

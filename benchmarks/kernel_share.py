@@ -17,10 +17,11 @@ import argparse
 import time
 from collections.abc import Callable
 
+from common import warm_up
+
 from minelib import boxes, kernel, latent, layouts, sweep
 from minelib import experiments as ex
-from minelib.board import Board, BoardSize
-from minelib.optimal import EndgameSearch, solve
+from minelib.board import BoardSize
 from minelib.players import make_player
 from minelib.report import text_table
 
@@ -53,9 +54,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="20,40")
     parser.add_argument("--densities", default=",".join(map(str, ex.ARTICLE_DENSITIES)))
     args = parser.parse_args()
-    boxes.warm_up()  # every compiled function loaded before the first timed game
-    solve("2x2", 1, engine="compiled")
-    EndgameSearch(1).values(Board.from_text("1.."), best=True)
+    warm_up()  # every compiled function loaded before the first timed game
     spent = [0.0]
     timed(spent)
     rows = []

@@ -18,10 +18,9 @@ import os
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from minelib import boxes
+from common import warm_up
+
 from minelib import experiments as ex
-from minelib.board import Board
-from minelib.optimal import EndgameSearch, solve
 
 SPEED_PLAYERS = ("zdd", "lookahead", "twostep")
 LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
@@ -30,14 +29,8 @@ LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
 def speed(games: int, sizes: list[int]) -> None:
     """Games timed in workers that loaded the compiled engines first (a process's first analysis and
     first endgame search load them: ~0.1-0.3 s each, once per process, not once per game)."""
-    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=_warm_up) as pool:
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1, initializer=warm_up) as pool:
         _speed(games, sizes, pool)
-
-
-def _warm_up() -> None:
-    boxes.warm_up()
-    solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
-    EndgameSearch(1).values(Board.from_text("1.."), best=True)  # its search for the best cells, and its layouts
 
 
 def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
