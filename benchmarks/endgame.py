@@ -22,8 +22,8 @@ from minelib.board import BoardSize
 from minelib.game import Game
 from minelib.layouts import Geometry, consistent_layouts
 from minelib.optimal import EndgameSearch, OptimalSolver
-from minelib.players import TwoStepPlayer, _TwoStepRun
 from minelib.report import text_table
+from minelib.twostep import TwoStepPlayer, TwoStepRun
 
 PYTHON_LAYOUTS = 400  # the whole-board Python search is timed up to here
 
@@ -33,7 +33,7 @@ def positions(games: int, seed: int, low: int, high: int) -> list:
     found = []
     for i in range(games):
         game = Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([seed, i]))
-        run = _TwoStepRun(game, False, TwoStepPlayer(endgame_layouts=0, endgame_compiled=0))
+        run = TwoStepRun(game, False, TwoStepPlayer(endgame_layouts=0, endgame_compiled=0))
         guess = run.guess
 
         def watched(board, mines, result, guess=guess):

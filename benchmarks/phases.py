@@ -5,7 +5,7 @@
 
 Plays games of a record setting (game i as in the record run with ``--seed 2026``) with the two-step
 player (``--options``: its options, written as for ``benchmarks/guessing.py``) and describes each of
-its guesses after the first click (``players.guess_positions``, tabled by
+its guesses after the first click (``guesses.guess_positions``, tabled by
 ``experiments.phase_rows``): the layouts left and the unopened cells in its position, its mine
 probability, and whether the exact endgame search chose it. A lost game died on its last guess.
 Printed per band of layouts left, split by whether the position is within the compiled exact

@@ -23,17 +23,17 @@ from fractions import Fraction
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
-from minelib import players
+from minelib import guesses, players
 from minelib.report import text_table
 
 
-def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[players.Regret]:
+def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[guesses.Regret]:
     """The regrets of the guesses of games ``indices`` in positions the exact search reaches."""
-    found: list[players.Regret] = []
+    found: list[guesses.Regret] = []
     player = players.make_player(setting.player, setting.options)
     for index in indices:
         game, first = ex.setting_game(setting, index)
-        found += players.guess_regrets(player, game, first, (low, high))[1]
+        found += guesses.guess_regrets(player, game, first, (low, high))[1]
     return found
 
 
@@ -47,7 +47,7 @@ def main() -> None:
         parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
     setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
-    found: list[players.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
+    found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
     print(
         f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
         f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "

@@ -6,7 +6,7 @@
 Each game of a record setting (game i as in the record run with ``--seed 2026``) is played by the
 two-step player as it is, and once more for each of ``--guesses``: the same game, but at that
 heuristic guess (the first after the first click is 1; the exact endgame's moves are not counted)
-the best other candidate by two-step score is opened instead (``players.play_runner_up``), then the
+the best other candidate by two-step score is opened instead (``guesses.play_runner_up``), then the
 player plays on. Per guess: the games that came to it with two candidates or more, both win rates
 on those games, their difference game by game (95% interval), and what it comes to per game
 played. A large difference says the ranking matters there; a small one, that the candidates it
@@ -20,6 +20,7 @@ from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
 from minelib import players
+from minelib.guesses import play_runner_up
 from minelib.report import text_table
 
 
@@ -33,7 +34,7 @@ def play_chunk(setting: ex.Setting, indices: list[int], guesses: list[int]) -> l
         forks = []
         for guess in guesses:
             game, first = ex.setting_game(setting, index)
-            record, forked = players.play_runner_up(player, game, first, guess)
+            record, forked = play_runner_up(player, game, first, guess)
             forks.append((record.won, forked))
         rows.append((own, forks))
     return rows

@@ -29,8 +29,9 @@ from tqdm.auto import tqdm
 from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
+from minelib.guesses import Guess, guess_positions
 from minelib.optimal import COMPILED_CELLS
-from minelib.players import OLD_NAMES, STRONGEST, Guess, check_player, guess_positions, make_player
+from minelib.players import OLD_NAMES, STRONGEST, check_player, make_player
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -543,7 +544,7 @@ PHASE_ORDERS = 6  # guesses after the first click counted one by one; the later 
 
 def play_guesses(setting: Setting, indices: list[int]) -> list[tuple[bool, list[Guess]]]:
     """Whether each game ``indices`` of a setting was won, and its guesses after the first click
-    (``players.guess_positions``: the same games as the setting's run)."""
+    (``guesses.guess_positions``: the same games as the setting's run)."""
     player = make_player(setting.player, setting.options)
     games = []
     for index in indices:

@@ -423,7 +423,7 @@ def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
 def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
     from fractions import Fraction
 
-    from minelib.players import Guess
+    from minelib.guesses import Guess
 
     def guess(layouts, p, exact=False, unopened=40):
         return Guess((0, 0), layouts, unopened, Fraction(p), exact)

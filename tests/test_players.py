@@ -176,7 +176,7 @@ def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
     """Along seeded expert games, every guess the player makes is a living cell (it may show two
     numbers or more) whenever a living candidate exists; with dead=False it sometimes is not."""
     from minelib.analysis import Analyzer
-    from minelib.players import TwoStepPlayer, _TwoStepRun
+    from minelib.twostep import TwoStepPlayer, TwoStepRun
 
     chosen = {True: [], False: []}
     for dead in (True, False):
@@ -184,7 +184,7 @@ def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
         for seed in range(6):
             rng = np.random.default_rng([21, seed])
             game = Game(BoardSize(16, 30), 99, "safe", seed=rng)
-            run = _TwoStepRun(game, True, player)
+            run = TwoStepRun(game, True, player)
             guess = run.guess
 
             def watched(board, mines, result, guess=guess, run=run, dead=dead):
@@ -226,13 +226,11 @@ def test_two_step_weighs_off_the_frontier_the_cells_with_fewest_unopened_neighbo
 def _expert_guess(series: int, low: int, high: int, player) -> Board:
     """The first position where ``player`` guesses with more than ``low`` and at most ``high`` layouts
     left, in seeded expert games (safe, first click (0, 0); game i seeded by (series, i))."""
-    from minelib.players import _TwoStepRun
+    from minelib.twostep import TwoStepRun
 
     found = []
     for seed in range(60):
-        run = _TwoStepRun(
-            Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([series, seed])), False, player
-        )
+        run = TwoStepRun(Game(BoardSize(16, 30), 99, "safe", seed=np.random.default_rng([series, seed])), False, player)
         guess = run.guess
 
         def watched(board, mines, result, guess=guess):
@@ -297,9 +295,9 @@ def test_latent_fifty_fifties_weigh_in_when_counts_pass_the_range_of_a_float():
 
 
 def _forced_pair(board: Board, mines: int):
-    from minelib.players import TwoStepPlayer, _TwoStepRun
+    from minelib.twostep import TwoStepPlayer, TwoStepRun
 
-    run = _TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(forced=True))
+    run = TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(forced=True))
     result = run.analyzer.analyze(board)
     return run.forced_pair(board, {c: result.probability(c) for c in board.unopened_cells()})
 
@@ -357,8 +355,8 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
     exactly what it loses against optimal play (here every guess is the heuristic's: no endgame)."""
     from itertools import combinations
 
+    from minelib.guesses import guess_regrets
     from minelib.optimal import EndgameSearch
-    from minelib.players import guess_regrets
 
     size, mines, first = BoardSize(4, 4), 3, (0, 0)
     player = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0)
@@ -384,7 +382,7 @@ def test_guess_positions_describe_the_guesses_the_player_makes():
     from itertools import pairwise
 
     from minelib import experiments as ex
-    from minelib.players import guess_positions
+    from minelib.guesses import guess_positions
 
     setting = ex.record_setting("intermediate", "safe", "0,0", 40)
     player = TwoStepPlayer()
@@ -414,7 +412,7 @@ def test_a_runner_up_game_is_the_players_own_up_to_the_guess_it_changes():
     """What benchmarks/runner_up.py stands on: the same moves as the player's own game until its
     ``guess``-th heuristic guess, where another candidate is opened; the game unchanged if none."""
     from minelib import experiments as ex
-    from minelib.players import guess_positions, play_runner_up
+    from minelib.guesses import guess_positions, play_runner_up
 
     setting = ex.record_setting("intermediate", "safe", "0,0", 30)
     player = TwoStepPlayer()

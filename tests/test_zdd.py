@@ -158,15 +158,15 @@ def test_the_zdd_player_agrees_with_the_analyzer_at_every_move(size, mines, seed
 
 
 def test_the_cross_check_speaks_up(monkeypatch):
-    from minelib import players
+    from minelib import zdd_player
     from minelib.game import Game
 
-    class Wrong(players.Analyzer):
+    class Wrong(zdd_player.Analyzer):
         def analyze(self, board):
             result = super().analyze(board)
             result.count += 1
             return result
 
-    monkeypatch.setattr(players, "Analyzer", Wrong)
+    monkeypatch.setattr(zdd_player, "Analyzer", Wrong)
     with pytest.raises(RuntimeError, match="disagree"):
         ZDDPlayer(cross_check=True).play(Game("9x9", 10, "safe", seed=1), (0, 0))

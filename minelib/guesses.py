@@ -1,0 +1,135 @@
+"""A player's guesses under the lens: their exact regrets where the search reaches, the positions
+they are made in, and a game replayed with the runner-up opened at one of them (notebook 06 and the
+benchmarks measure where games are lost with these).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from minelib.board import Board, Cell
+from minelib.game import Game
+from minelib.lookahead import LookaheadPlayer
+from minelib.moves import Move, Record
+from minelib.optimal import COMPILED_CELLS, EndgameSearch
+from minelib.twostep import TwoStepPlayer, TwoStepRun
+
+
+@dataclass(frozen=True)
+class Regret:
+    """A heuristic guess in a position the exact search reaches: the layouts left, the best cell's
+    win probability under optimal play less that of the cell opened, and the search's seconds."""
+
+    layouts: int
+    regret: Fraction
+    seconds: float
+
+
+def guess_regrets(
+    player: LookaheadPlayer, game: Game, first: Cell, layouts: tuple[int, int] = (0, 20_000)
+) -> tuple[Record, list[Regret]]:
+    """Play ``game`` from ``first`` and, at each guess of the player's heuristic (not its exact endgame
+    moves) in a position of at most 63 unopened cells with ``low < layouts <= high``, the exact regret
+    of the cell it opened (``EndgameSearch``). Layouts never grow as a game goes on, so a game once in
+    reach stays there, and the value a player loses against optimal play from there is the expected
+    sum of its regrets along its games: summed over games, an unbiased estimate of what the exact
+    move would add to its win rate, without the noise of won and lost games."""
+    low, high = layouts
+    found: list[Regret] = []
+    start = time.perf_counter()
+    run = player._run(game, False)
+    plain = run.guess
+
+    def guess(board: Board, mines: int, result) -> Move:
+        move = plain(board, mines, result)
+        if low < result.count <= high and len(board.unopened_cells()) <= COMPILED_CELLS:
+            began = time.perf_counter()
+            values = EndgameSearch(mines).values(board)
+            assert values is not None  # at most 63 unopened cells: the compiled search always answers
+            found.append(Regret(result.count, max(values.values()) - values[move.cell], time.perf_counter() - began))
+        return move
+
+    run.guess = guess  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), found
+
+
+@dataclass(frozen=True)
+class Guess:
+    """A guess a player made: the cell, the layouts left and the unopened cells in its position, the
+    cell's mine probability, and whether the exact endgame search chose it (else the heuristic)."""
+
+    cell: Cell
+    layouts: int
+    unopened: int
+    mine_probability: Fraction
+    exact: bool
+
+
+def guess_positions(player: LookaheadPlayer, game: Game, first: Cell) -> tuple[Record, list[Guess]]:
+    """Play ``game`` from ``first`` and describe the position of each of the player's guesses, in
+    order: where in a game the guesses are made and the games lost (the last guess of a lost game
+    found the mine). The same moves as ``player.play``."""
+    found: list[Guess] = []
+    start = time.perf_counter()
+    run = player._run(game, False)
+    plain_guess, plain_endgame = run.guess, run.endgame
+
+    def note(board: Board, result, move: Move) -> None:
+        assert move.mine_probability is not None  # a guess always carries its mine probability
+        exact = move.win_probability is not None
+        found.append(Guess(move.cell, result.count, len(board.unopened_cells()), move.mine_probability, exact))
+
+    def guess(board: Board, mines: int, result) -> Move:
+        move = plain_guess(board, mines, result)
+        note(board, result, move)
+        return move
+
+    def endgame(board: Board, result, cells: int | None = None) -> Move | None:
+        move = plain_endgame(board, result, cells)
+        if move is not None:
+            note(board, result, move)
+        return move
+
+    run.guess, run.endgame = guess, endgame  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), found
+
+
+def play_runner_up(
+    player: TwoStepPlayer, game: Game, first: Cell, guess: int, log: bool = False
+) -> tuple[Record, tuple[Cell, Cell] | None]:
+    """Play ``game`` from ``first`` as ``player`` does, but at its ``guess``-th heuristic guess (from 1;
+    not the exact endgame's moves; a forced or latent 50/50 it plays first counts as one) open its best
+    other candidate by two-step score, influence not weighed, instead (ties: the candidates' order).
+    The record, and the cell the player would have opened with the one opened instead; None when the
+    game never came to that guess or it had a single candidate (then the game is the player's own).
+    Played on the same game as the player's own run, it measures what the player's choice over its
+    runner-up is worth at that point of a game."""
+    run = TwoStepRun(game, log, player)
+    plain = run.guess
+    made, forked = 0, None
+
+    def fork(board: Board, mines: int, result) -> Move:
+        nonlocal made, forked
+        move = plain(board, mines, result)
+        made += 1
+        if made != guess:
+            return move
+        risk, candidates = run.candidates(board, result)
+        others = [c for c in candidates if c != move.cell]
+        if not others:
+            return move
+        cell = max(others, key=lambda c: (run.score(board, result, c)[1], -candidates.index(c)))
+        forked = (move.cell, cell)
+        return Move("open", cell, False, risk[cell])
+
+    start = time.perf_counter()
+    run.guess = fork  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), forked
+
+
+__all__ = ["Guess", "Regret", "guess_positions", "guess_regrets", "play_runner_up"]

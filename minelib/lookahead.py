@@ -1,0 +1,208 @@
+"""Our look-ahead player on the exact analysis, and the same player without the look-ahead.
+
+Certainties come first, from the cheap to the exact: the one-number rules on a work queue
+(compiled, ``minelib.sweep``), then the exact analysis with the total (``minelib.Analyzer``, which
+follows the game and recounts only what changed). When a guess is needed it opens the safest cell,
+and among the cells within ``tolerance`` of the safest (at most ``lookahead`` of them, those with
+fewest unopened neighbours first) prefers the one most likely to be safe *and* to make progress
+(show a number from which a certain cell follows): a one-step look-ahead with exact counts. When at
+most ``endgame_layouts`` layouts remain (on boards of at most ``endgame_cells`` cells) it plays the
+exact optimal move (``minelib.optimal.EndgameSearch``, on the undecided cells alone: the compiled
+engine when they are at most 63, so ``endgame_compiled`` lets it search thousands of layouts on
+expert). ``SafestPlayer`` is the same player without the look-ahead (ties broken by fewest unopened
+neighbours), to measure what the look-ahead buys.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+
+from minelib import sweep
+from minelib.analysis import Analyzer
+from minelib.board import UNOPENED, Board, Cell
+from minelib.game import PLAYING, Game
+from minelib.moves import GameRun, Move, Record, at_least
+from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
+from minelib.sweep import Sweep
+
+
+class LookaheadPlayer:
+    """Certainties from cheap to exact, then a safest guess with a one-step progress look-ahead."""
+
+    name = "lookahead"
+
+    def __init__(
+        self,
+        tolerance: Fraction = Fraction(1, 50),
+        lookahead: int = 6,
+        endgame_layouts: int = 24,
+        endgame_cells: int | None = POSITION_CELLS,
+        endgame_compiled: int = 0,
+    ):
+        at_least(0, tolerance=tolerance, lookahead=lookahead, endgame_layouts=endgame_layouts)
+        at_least(0, endgame_compiled=endgame_compiled, endgame_cells=0 if endgame_cells is None else endgame_cells)
+        sweep.warm_up()  # its first call in a process loads it: not inside a timed game
+        self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
+        self.endgame_cells = endgame_cells  # None: any board
+        self.endgame_compiled = endgame_compiled
+
+    def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
+        """Play a game from the first click; ``then``: cells opened next, before the player decides
+        (forced guesses, to measure what a choice of the player's is worth)."""
+        for cell in then:
+            if (cell[0], cell[1]) not in game.size:
+                raise ValueError(f"cell {tuple(cell)} to open after the first click is outside the {game.size} board")
+        start = time.perf_counter()
+        run = self._run(game, log)
+        run.play(first, then)
+        return run.record(start)
+
+    def _run(self, game: Game, log: bool) -> LookaheadRun:
+        return LookaheadRun(game, log, self)
+
+    def recommend(self, board: Board, mines: int) -> Move:
+        """The move this player makes in a position."""
+        game = Game.showing(board, mines)
+        run = self._run(game, True)
+        run.sweep.queue_all()  # the first number that settles its cells, row by row
+        return run.decide()[0]
+
+
+class LookaheadRun(GameRun):
+    def __init__(self, game: Game, log: bool, player: LookaheadPlayer):
+        super().__init__(game, log)
+        self.player = player
+        self.sweep = Sweep(game)  # the one-number rules, compiled: their work queue of numbers
+        self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
+        self.search = EndgameSearch(game.mines)  # follows the game too: its memo is kept
+
+    def play(self, first: Cell, then: tuple[Cell, ...] = ()) -> None:
+        for cell in (first, *then):
+            c = self.size.cell_id(cell)
+            if self.game.status == PLAYING and self.values[c] == UNOPENED:
+                self.sweep.took(self.open(c, certain=False))
+        while self.game.status == PLAYING:
+            self.swept(self.sweep.run())
+            if self.game.status != PLAYING:
+                return
+            for move in self.exact():
+                c = self.size.cell_id(move.cell)
+                if move.kind == "flag" and self.values[c] == UNOPENED:
+                    self.flag(c)
+                    self.sweep.took([c])
+                elif move.kind == "open" and self.values[c] == UNOPENED:
+                    self.sweep.took(self.open(c, move.certain, move.mine_probability))
+                if self.game.status != PLAYING:
+                    return
+
+    def swept(self, moves: list[int]) -> None:
+        """Log the moves a sweep played (a flag written ``~cell``)."""
+        if self.log is not None:
+            self.log.extend(self._move(c) for c in moves)
+
+    def decide(self) -> list[Move]:
+        """Certain moves (one-number rules, then the exact analysis), else one guess.
+
+        Every certain cell is found before a guess, whatever finds it, so the position at each
+        guess is the same with or without cheap rules in front: they only save time, and the order
+        of certain moves changes no guess. (A rule for two numbers whose unopened cells nest used to
+        stand between the two; scanning every number for it cost more than the incremental exact
+        analysis, 3.6x on 40x40 games.) ``play`` runs the one-number rules compiled, to the end."""
+        return self.single() or self.exact()
+
+    def single(self) -> list[Move]:
+        """The moves of the first queued number that settles its unopened neighbours, or none."""
+        return [self._move(c) for c in self.sweep.first()]
+
+    def _move(self, c: int) -> Move:
+        if c < 0:
+            return Move("flag", self.size.cell_at(~c), True, Fraction(1))
+        return Move("open", self.size.cell_at(c), True, Fraction(0))
+
+    def exact(self) -> list[Move]:
+        board, mines = self.sweep.board(), self.game.mines
+        result = self.analyzer.analyze(board)
+        if result.certain_safe or result.certain_mines:
+            return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
+                Move("open", c, True, Fraction(0)) for c in result.certain_safe
+            ]
+        cells = self.player.endgame_cells
+        if cells is None or board.size.n_cells <= cells:
+            if result.count <= self.player.endgame_layouts:
+                move = self.endgame(board, result)
+            elif result.count <= self.player.endgame_compiled:  # only if the compiled engine can search it
+                move = self.endgame(board, result, COMPILED_CELLS)
+            else:
+                move = None
+            if move:
+                return [move]
+        return [self.guess(board, mines, result)]
+
+    def guess(self, board: Board, mines: int, result) -> Move:
+        """The safest cell; among near-safest ones, the likeliest to be safe and make progress.
+
+        Without look-ahead: the safest cell, ties broken by fewest unopened
+        neighbours (likelier to show a zero or a telling number), then row order.
+        """
+        risk = {c: result.probability(c) for c in board.unopened_cells()}
+        best = min(risk.values())
+        if not self.player.lookahead:
+            cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(c), c))
+            return Move("open", cell, False, best)
+        rank = self._ranks(risk.values(), best + self.player.tolerance)
+        near = [c for c in risk if id(risk[c]) in rank]
+        candidates = sorted(near, key=lambda c: (rank[id(risk[c])], self._unopened_around(c), c))[
+            : self.player.lookahead
+        ]
+        if len(candidates) == 1:
+            return Move("open", candidates[0], False, best)
+        score = {c: self.progress(board, mines, c, result.count) for c in candidates}
+        cell = max(candidates, key=lambda c: (score[c], -risk[c], -candidates.index(c)))
+        return Move("open", cell, False, risk[cell])
+
+    def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
+        """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""
+        good = sum(after.count for after in self.analyzer.what_if(board, cell).values() if after.decides)
+        return Fraction(good, total)
+
+    def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:
+        """The exact optimal move when few layouts remain (ties: the safest, then row order); None
+        when more than ``cells`` cells are undecided."""
+        values = self.search.values(board, cells=cells, best=True)  # the best cells alone: all the move needs
+        if values is None:
+            return None
+        cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
+        return Move("open", cell, False, result.probability(cell), values[cell])
+
+    @staticmethod
+    def _ranks(probabilities, limit: Fraction) -> dict[int, int]:
+        """By ``id``: the rank of each probability up to ``limit`` (equal values, equal ranks).
+
+        The cells of a group share one Fraction object, so a position has a few dozen distinct
+        objects for hundreds of cells: they are sorted once, and no Fraction is hashed."""
+        distinct = sorted({id(p): p for p in probabilities}.values())
+        ranks: dict[int, int] = {}
+        rank, previous = -1, None
+        for p in distinct:
+            if p > limit:
+                break
+            if p != previous:
+                rank, previous = rank + 1, p
+            ranks[id(p)] = rank
+        return ranks
+
+    def _unopened_around(self, cell: Cell) -> int:
+        return len(self.hidden(self.size.cell_id(cell)))
+
+
+class SafestPlayer(LookaheadPlayer):
+    """``LookaheadPlayer`` without the look-ahead: always the safest cell (ties: fewest unopened neighbours)."""
+
+    name = "safest"
+
+    def __init__(self, endgame_layouts: int = 24):
+        super().__init__(lookahead=0, endgame_layouts=endgame_layouts)
+
+
+__all__ = ["LookaheadPlayer", "LookaheadRun", "SafestPlayer"]

@@ -1,0 +1,83 @@
+"""What every player shares: a move, the record of a game, and the run that follows one game.
+
+A player (``minelib.players`` registers them) plays a ``minelib.game.Game`` to the end through a
+``GameRun``, which opens and flags cells by id, counts its guesses and, if asked, logs every
+``Move``; ``play`` returns the game's ``Record``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from minelib.board import MINE, UNOPENED, Cell
+from minelib.game import Game, neighbour_ids
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move: open or flag ``cell``; ``certain`` if no consistent layout makes it wrong.
+
+    ``win_probability``: when the exact endgame search chose the move, the probability of winning
+    from the position by making it and playing optimally after (else None).
+    """
+
+    kind: str
+    cell: Cell
+    certain: bool
+    mine_probability: Fraction | None = None
+    win_probability: Fraction | None = None
+
+
+@dataclass
+class Record:
+    """How a game went: won or not, guesses made, seconds spent, and (if asked) every move."""
+
+    won: bool
+    guesses: int
+    seconds: float
+    moves: list[Move] = field(default_factory=list)
+
+
+def at_least(low: int, **values) -> None:
+    """Raise ValueError naming the first of ``values`` (a player's options) below ``low``."""
+    for name, value in values.items():
+        if value < low:
+            raise ValueError(f"{name} must be at least {low}, got {value}")
+
+
+class GameRun:
+    """One game as a player plays it: the game, a move log, and opening / flagging by cell id."""
+
+    def __init__(self, game: Game, log: bool):
+        self.log: list[Move] | None = [] if log else None
+        self.game, self.size = game, game.size
+        self.neighbours = neighbour_ids(game.size)
+        self.values = game._values  # the live view: read only here
+        self.guesses = 0
+
+    def open(self, c: int, certain: bool, p: Fraction | None = None) -> list[int]:
+        if self.log is not None:
+            self.log.append(Move("open", self.size.cell_at(c), certain, p))
+        if not certain:
+            self.guesses += 1
+        return self.game.open_id(c)
+
+    def flag(self, c: int) -> None:
+        if self.log is not None:
+            self.log.append(Move("flag", self.size.cell_at(c), True, Fraction(1)))
+        self.game.flag_id(c)
+
+    def hidden(self, c: int) -> list[int]:
+        return [n for n in self.neighbours[c] if self.values[n] == UNOPENED]
+
+    def need(self, c: int) -> int:
+        """Mines still to find around number c."""
+        return self.values[c] - sum(self.values[n] == MINE for n in self.neighbours[c])
+
+    def record(self, start: float) -> Record:
+        return Record(self.game.status == "won", self.guesses, time.perf_counter() - start, self.log or [])
+
+
+__all__ = ["GameRun", "Move", "Record", "at_least"]

@@ -1,0 +1,234 @@
+"""Our strongest player: the look-ahead player whose guess looks one move further.
+
+Each candidate guess is scored by the chance to survive it and the next guess (every number it may
+show analysed exactly), with JSMinesweeper's refinements measured one by one in notebook 06: dead
+cells, forced and latent 50/50s, and the exact endgame from thousands of layouts on any board.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from minelib.analysis import Analysis, Analyzer
+from minelib.board import MINE, UNOPENED, Board, Cell, neighbour_sums
+from minelib.game import Game
+from minelib.latent import LatentFiftyFifties, mine_layouts
+from minelib.lookahead import LookaheadPlayer, LookaheadRun
+from minelib.moves import Move, at_least
+
+
+class TwoStepPlayer(LookaheadPlayer):
+    """``LookaheadPlayer`` whose guess looks one move further: the chance to survive two moves.
+
+    Candidates: the cells whose safety is at least ``cut`` (4/5) times the best safety (the frontier's,
+    those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
+    number when those are safe enough: fewest unopened neighbours, then two cells straight from
+    a number), at most ``candidates`` in all. For each, every number it may show is analysed
+    (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
+    ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
+    certain cell appears); the candidate's score is that blend averaged over its numbers,
+    weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
+    same number in every layout where it is safe: opening it teaches nothing) is played only if
+    every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
+    When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
+    (``endgame_cells``: only on boards of at most that many cells), and when at most
+    ``endgame_compiled`` (5,000) remain on at most 63 undecided cells (the compiled engine's reach).
+    With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``).
+    With ``influence`` (JSMinesweeper's 50/50 influence; 9/10 as there, 0 turns it off), the latent 50/50s count
+    (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
+    50/50s join the candidates, and a candidate's score is multiplied by
+    ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
+    risk it would have to take anyway weighs less.
+    The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
+    deterministic.
+    """
+
+    name = "twostep"
+
+    def __init__(
+        self,
+        cut: Fraction = Fraction(4, 5),
+        candidates: int = 16,
+        off_frontier: int = 3,
+        blend: int = 4,
+        dead: bool = True,
+        endgame_layouts: int = 100,
+        endgame_cells: int | None = None,
+        endgame_compiled: int = 5000,
+        forced: bool = True,
+        influence: Fraction = Fraction(9, 10),
+    ):
+        super().__init__(
+            lookahead=candidates,
+            endgame_layouts=endgame_layouts,
+            endgame_cells=endgame_cells,
+            endgame_compiled=endgame_compiled,
+        )
+        if not 0 < cut <= 1:
+            raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
+        at_least(1, candidates=candidates)
+        at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
+        for name, flag in (("dead", dead), ("forced", forced)):
+            if flag not in (0, 1):
+                raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
+        self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
+        self.forced, self.influence = forced, Fraction(influence)
+
+    def _run(self, game: Game, log: bool) -> LookaheadRun:
+        return TwoStepRun(game, log, self)
+
+    def scores(self, board: Board, mines: int) -> dict[Cell, float]:
+        """The two-step score of every candidate the player weighs in this position (none when a
+        certain move exists): the chance to survive it and the blended next guess."""
+        run = TwoStepRun(Game.showing(board, mines), False, self)
+        result = run.analyzer.analyze(board)
+        if result.certain_safe or result.certain_mines:
+            return {}
+        return {c: run.score(board, result, c)[1] for c in run.candidates(board, result)[1]}
+
+
+class TwoStepRun(LookaheadRun):
+    player: TwoStepPlayer
+    _latent: Analyzer | None = None
+
+    def guess(self, board: Board, mines: int, result) -> Move:
+        """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
+        with ``forced``, a 50/50 no future move can resolve first."""
+        risk, candidates = self.candidates(board, result)
+        if self.player.forced:
+            pair = self.forced_pair(board, risk)
+            if pair:
+                a, b = pair
+                cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
+                return Move("open", cell, False, Fraction(1, 2))
+        weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
+        if self.player.influence:
+            latent = LatentFiftyFifties(self.latent_analyzer, board, result)
+            pseudo = latent.pseudo()
+            if pseudo:  # a 50/50 or safe: the living one with the best score, then row by row
+                cell = max(pseudo, key=lambda c: self.score(board, result, c)[:2] + (-pseudo.index(c),))
+                return Move("open", cell, False, risk[cell])
+            weight = self._influenced(latent, risk, candidates)
+            candidates = list(weight)
+        if len(candidates) == 1:
+            return Move("open", candidates[0], False, risk[candidates[0]])
+        scores: dict[Cell, tuple] = {}
+        floor = -1.0  # the best score of a living candidate so far
+        for c in candidates:
+            if (1 - float(risk[c])) * weight[c] < floor - 1e-9:  # even a certain next move cannot reach the best
+                continue
+            living, score, progress = self.score(board, result, c)
+            score *= weight[c]
+            scores[c] = (living or not self.player.dead, round(score, 9), progress, -risk[c])
+            if scores[c][0]:
+                floor = max(floor, score)
+        cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
+        return Move("open", cell, False, risk[cell])
+
+    def _influenced(self, latent: LatentFiftyFifties, risk: dict[Cell, Fraction], candidates: list[Cell]):
+        """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added."""
+        count, best = latent.analysis.count, 1 - min({id(p): p for p in risk.values()}.values())  # groups share one
+        weight = {}
+        cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}
+        for c in candidates + sorted(cells - set(candidates)):
+            safe = count - mine_layouts(latent.analysis, c)
+            if not safe:  # a certain mine: never a candidate
+                continue
+            influence = latent.influence(c)
+            if c in candidates or Fraction(safe + influence, count) >= self.player.cut * best:
+                try:
+                    weight[c] = 1 + float(self.player.influence) * influence / safe
+                except OverflowError:  # counts past the range of a float (40x40 with 320 mines): the ratio first
+                    weight[c] = 1 + float(self.player.influence) * (influence / safe)
+        return weight
+
+    @property
+    def latent_analyzer(self) -> Analyzer:
+        """The analyzer that counts the latent 50/50s' layouts (made on first use: it follows its own boards)."""
+        if self._latent is None:
+            self._latent = Analyzer(self.game.mines)
+        return self._latent
+
+    def forced_pair(self, board: Board, risk: dict[Cell, Fraction]) -> tuple[Cell, Cell] | None:
+        """Two cells, one of them a mine in every layout, that nothing but opening one can tell apart:
+        every other cell next to just one of them is a known mine, so every layout has a twin with
+        the mine moved to the other one, showing the same numbers everywhere else. It must be
+        guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
+        after it (a pair as far apart as two cells, the first one row by row). ``risk``: every unopened
+        cell's mine probability (``candidates``)."""
+        halves = {self.size.cell_id(c) for c, p in risk.items() if p.denominator == 2}  # 1/2, in lowest terms
+        for a in sorted(halves):
+            for b in self._near(a):
+                if b in halves and b > a and self._twins(a, b):
+                    first, second = self.size.cell_at(a), self.size.cell_at(b)
+                    if all(after.probability(second) == 1 for after in self.analyzer.what_if(board, first).values()):
+                        return first, second
+        return None
+
+    def _near(self, c: int) -> list[int]:
+        """The cells at most two rows and two columns from cell c."""
+        y, x = self.size.cell_at(c)
+        return [
+            self.size.cell_id((y + dy, x + dx))
+            for dy in range(-2, 3)
+            for dx in range(-2, 3)
+            if (y + dy, x + dx) in self.size and (dy or dx)
+        ]
+
+    def _twins(self, a: int, b: int) -> bool:
+        """Whether every cell next to just one of cells a and b (but them) is a known mine."""
+        around = set(self.neighbours[a]) ^ set(self.neighbours[b])
+        return all(self.values[c] == MINE for c in around - {a, b})
+
+    def candidates(self, board: Board, result) -> tuple[dict[Cell, Fraction], list[Cell]]:
+        """Every unopened cell's mine probability, and the cells worth a look, safest first."""
+        player = self.player
+        risk = result.risks()
+        distinct = {id(p): p for p in risk.values()}.values()
+        limit = 1 - player.cut * (1 - min(distinct))
+        rank = self._ranks(distinct, limit)
+        near = [c for c, p in risk.items() if id(p) in rank]
+        values, width = board.values, board.size.width
+        numbers = values >= 0
+        around = neighbour_sums(values == UNOPENED).ravel().tolist()  # unopened neighbours
+        numbered = neighbour_sums(numbers).ravel().tolist()  # numbers next to the cell
+        two = np.zeros_like(numbers)  # a number two cells straight up, down, left or right
+        two[2:] |= numbers[:-2]
+        two[:-2] |= numbers[2:]
+        two[:, 2:] |= numbers[:, :-2]
+        two[:, :-2] |= numbers[:, 2:]
+        far = two.ravel().tolist()
+        frontier = [c for c in near if numbered[c[0] * width + c[1]]]
+        interior = [c for c in near if not numbered[c[0] * width + c[1]]]
+        frontier.sort(key=lambda c: (rank[id(risk[c])], around[c[0] * width + c[1]], c))
+        interior.sort(key=lambda c: (around[c[0] * width + c[1]], not far[c[0] * width + c[1]], c))
+        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
+        candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
+        return risk, candidates
+
+    def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
+        """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
+        chance that it is safe and shows a number from which a certain cell follows."""
+        afters = self.analyzer.what_if(board, cell)
+        blended = [(after.count, self._blended(after)) for after in afters.values()]
+        try:
+            score = sum(count * b for count, b in blended) / result.count
+        except OverflowError:  # counts past the range of a float (40x40 with 320 mines): ratios first
+            # (not always: the product form is what the stored runs played, to the last bit)
+            score = sum(count / result.count * b for count, b in blended)
+        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
+        return len(afters) > 1, score, progress
+
+    def _blended(self, after: Analysis) -> float:
+        """The blended safety of the best next guess after a candidate showed a number."""
+        low = after.lowest_risks(2)
+        if not low:
+            return 1.0  # nothing left that may be safe: the game is won
+        s1 = 1 - low[0]
+        s2 = 1 - low[1] if len(low) > 1 else s1
+        return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+__all__ = ["TwoStepPlayer", "TwoStepRun"]
