@@ -11,7 +11,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from minelib import experiments  # noqa: E402
+from minelib import results  # noqa: E402
 from minelib.cli import main  # noqa: E402
 from minelib.experiments import Setting, load, run  # noqa: E402
 from minelib.tables import fill_table, load_table, tasks  # noqa: E402
@@ -45,7 +45,7 @@ def test_an_interrupted_dask_run_resumes(tmp_path, cluster, monkeypatch):
     _, client = cluster
     setting = Setting("safest", "8x8", 10, games=10, seed=6)
     path = tmp_path / "games.jsonl"
-    append, written = experiments._append, []
+    append, written = results._append, []
 
     def append_then_stop(target, entry):
         append(target, entry)
@@ -53,10 +53,10 @@ def test_an_interrupted_dask_run_resumes(tmp_path, cluster, monkeypatch):
         if len(written) == 3:
             raise KeyboardInterrupt  # as if the user pressed Ctrl-C
 
-    monkeypatch.setattr(experiments, "_append", append_then_stop)
+    monkeypatch.setattr(results, "_append", append_then_stop)
     with pytest.raises(KeyboardInterrupt):
         run(setting, path, client=client, progress=False)
-    monkeypatch.setattr(experiments, "_append", append)
+    monkeypatch.setattr(results, "_append", append)
     assert len(load(path, setting)) == 3
     run(setting, path, client=client, progress=False)
     run(setting, tmp_path / "serial.jsonl", parallel=False, progress=False)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import minelib.experiments as experiments
+import minelib.results as results
 from minelib.cli import main
 from minelib.experiments import Setting, load, run, summarize, wilson_interval
 from minelib.players import make_player
@@ -59,7 +60,7 @@ def outcomes(path, setting) -> dict:
 
 
 def test_an_sqlite_results_file_keeps_blocks_of_the_same_games(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "BLOCK", 4)
+    monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("lookahead", "9x9", 10, games=10, seed=8)
     lines = run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
     blocks = run(setting, tmp_path / "games.sqlite", progress=False)
@@ -72,7 +73,7 @@ def test_an_sqlite_results_file_keeps_blocks_of_the_same_games(tmp_path, monkeyp
 
 
 def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "BLOCK", 6)
+    monkeypatch.setattr(results, "BLOCK", 6)
     setting = Setting("safest", "8x8", 10, games=12, seed=5)
     path = tmp_path / "games.sqlite"
     run(setting, path, parallel=False, progress=False)
@@ -90,7 +91,7 @@ def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monk
     ]
     for (_, _, outcomes, seconds), (_, codes, times) in zip(rows, raw):
         assert zlib.decompress(outcomes) == codes.tobytes()
-        assert experiments._unpack(seconds, len(times)) == times.tobytes()
+        assert results._unpack(seconds, len(times)) == times.tobytes()
     with sqlite3.connect(path) as db:  # rewritten as before compression: 4 bytes a game each
         for block, codes, times in raw:
             db.execute(
@@ -102,13 +103,13 @@ def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monk
     with pytest.raises(ValueError, match="block row of 6 games holds 20 bytes"):
         load(path, setting)
     noise = np.random.default_rng(0).bytes(4000)  # incompressible: kept raw, never longer
-    assert experiments._pack(noise) == noise and experiments._unpack(noise, 1000) == noise
+    assert results._pack(noise) == noise and results._unpack(noise, 1000) == noise
 
 
 def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "BLOCK", 3)
+    monkeypatch.setattr(results, "BLOCK", 3)
     path, setting = tmp_path / "runs.sqlite", Setting("safest", "8x8", 10, games=8, seed=2)
-    save, saved = experiments._Blocks.save, []
+    save, saved = results.Blocks.save, []
 
     def save_then_stop(store, s, entries):
         save(store, s, entries)
@@ -116,10 +117,10 @@ def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, m
         if len(saved) == 2:
             raise KeyboardInterrupt  # Ctrl-C after two blocks were written
 
-    monkeypatch.setattr(experiments._Blocks, "save", save_then_stop)
+    monkeypatch.setattr(results.Blocks, "save", save_then_stop)
     with pytest.raises(KeyboardInterrupt):
         run(setting, path, parallel=False, progress=False)
-    monkeypatch.setattr(experiments._Blocks, "save", save)
+    monkeypatch.setattr(results.Blocks, "save", save)
     assert sorted(load(path, setting)) == [0, 1, 2, 3, 4, 5]
     played = []
     original = experiments.play_one
@@ -402,7 +403,7 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
 
 
 def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
-    monkeypatch.setattr(experiments, "BLOCK", 4)
+    monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("safest", "8x8", 12, games=8, seed=3)
     path = tmp_path / "runs.sqlite"
     run(setting, path, parallel=False, progress=False)
