@@ -138,6 +138,17 @@ class Analysis:
         """The mine probability of ``cell`` (None if it is opened; 1 for a flag)."""
         return self._fraction(int(self._groups[cell[0] * self.board.values.shape[1] + cell[1]]))
 
+    def groups(self) -> tuple[np.ndarray, list[Fraction]]:
+        """Per cell, row by row, its group (-1 opened, -2 a flag), and per group the mine probability
+        its cells share (one ``Fraction`` object; a group may hold no cell): for work done a group
+        at a time, where a position has hundreds of unopened cells in a few dozen groups."""
+        return self._groups, [self._group_fraction(g) for g in range(len(self._ratios))]
+
+    def _group_fraction(self, group: int) -> Fraction:
+        found = self._fraction(group)
+        assert found is not None  # a group, not an opened cell
+        return found
+
     def risks(self) -> dict[Cell, Fraction]:
         """Every unopened cell's mine probability (flags left out), row by row; the cells of a group
         share one ``Fraction`` object."""

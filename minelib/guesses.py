@@ -118,13 +118,13 @@ def play_runner_up(
         made += 1
         if made != guess:
             return move
-        risk, candidates = run.candidates(board, result)
+        candidates = run.candidates(board, result)[1]
         others = [c for c in candidates if c != move.cell]
         if not others:
             return move
         cell = max(others, key=lambda c: (run.score(board, result, c)[1], -candidates.index(c)))
         forked = (move.cell, cell)
-        return Move("open", cell, False, risk[cell])
+        return Move("open", cell, False, result.probability(cell))
 
     start = time.perf_counter()
     run.guess = fork  # type: ignore[method-assign]  # this run only

@@ -93,12 +93,13 @@ class TwoStepRun(LookaheadRun):
     player: TwoStepPlayer
     _latent: Analyzer | None = None
 
-    def guess(self, board: Board, mines: int, result) -> Move:
+    def guess(self, board: Board, mines: int, result: Analysis) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
         with ``forced``, a 50/50 no future move can resolve first."""
-        risk, candidates = self.candidates(board, result)
+        lowest, candidates = self.candidates(board, result)
+        risk = result.probability
         if self.player.forced:
-            pair = self.forced_pair(board, risk)
+            pair = self.forced_pair(board, result)
             if pair:
                 a, b = pair
                 cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
@@ -109,27 +110,30 @@ class TwoStepRun(LookaheadRun):
             pseudo = latent.pseudo()
             if pseudo:  # a 50/50 or safe: the living one with the best score, then row by row
                 cell = max(pseudo, key=lambda c: self.score(board, result, c)[:2] + (-pseudo.index(c),))
-                return Move("open", cell, False, risk[cell])
-            weight = self._influenced(latent, risk, candidates)
+                return Move("open", cell, False, risk(cell))
+            weight = self._influenced(latent, lowest, candidates)
             candidates = list(weight)
         if len(candidates) == 1:
-            return Move("open", candidates[0], False, risk[candidates[0]])
+            return Move("open", candidates[0], False, risk(candidates[0]))
         scores: dict[Cell, tuple] = {}
         floor = -1.0  # the best score of a living candidate so far
         for c in candidates:
-            if (1 - float(risk[c])) * weight[c] < floor - 1e-9:  # even a certain next move cannot reach the best
+            p = risk(c)
+            assert p is not None  # a candidate is unopened
+            if (1 - float(p)) * weight[c] < floor - 1e-9:  # even a certain next move cannot reach the best
                 continue
             living, score, progress = self.score(board, result, c)
             score *= weight[c]
-            scores[c] = (living or not self.player.dead, round(score, 9), progress, -risk[c])
+            scores[c] = (living or not self.player.dead, round(score, 9), progress, -p)
             if scores[c][0]:
                 floor = max(floor, score)
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
-        return Move("open", cell, False, risk[cell])
+        return Move("open", cell, False, risk(cell))
 
-    def _influenced(self, latent: LatentFiftyFifties, risk: dict[Cell, Fraction], candidates: list[Cell]):
-        """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added."""
-        count, best = latent.analysis.count, 1 - min({id(p): p for p in risk.values()}.values())  # groups share one
+    def _influenced(self, latent: LatentFiftyFifties, lowest: Fraction, candidates: list[Cell]):
+        """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added
+        (``lowest``: the lowest mine probability of an unopened cell)."""
+        count, best = latent.analysis.count, 1 - lowest
         weight = {}
         cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}
         for c in candidates + sorted(cells - set(candidates)):
@@ -151,14 +155,16 @@ class TwoStepRun(LookaheadRun):
             self._latent = Analyzer(self.game.mines)
         return self._latent
 
-    def forced_pair(self, board: Board, risk: dict[Cell, Fraction]) -> tuple[Cell, Cell] | None:
+    def forced_pair(self, board: Board, result: Analysis) -> tuple[Cell, Cell] | None:
         """Two cells, one of them a mine in every layout, that nothing but opening one can tell apart:
         every other cell next to just one of them is a known mine, so every layout has a twin with
         the mine moved to the other one, showing the same numbers everywhere else. It must be
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
-        after it (a pair as far apart as two cells, the first one row by row). ``risk``: every unopened
-        cell's mine probability (``candidates``)."""
-        halves = {self.size.cell_id(c) for c, p in risk.items() if p.denominator == 2}  # 1/2, in lowest terms
+        after it (a pair as far apart as two cells, the first one row by row). ``result``: the
+        position's analysis."""
+        groups, risks = result.groups()
+        half = np.array([p.denominator == 2 for p in risks] + [False, False])  # 1/2 in lowest terms; -2, -1 last
+        halves = set(np.flatnonzero(half[groups]).tolist())
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
@@ -182,31 +188,43 @@ class TwoStepRun(LookaheadRun):
         around = set(self.neighbours[a]) ^ set(self.neighbours[b])
         return all(self.values[c] == MINE for c in around - {a, b})
 
-    def candidates(self, board: Board, result) -> tuple[dict[Cell, Fraction], list[Cell]]:
-        """Every unopened cell's mine probability, and the cells worth a look, safest first."""
+    def candidates(self, board: Board, result: Analysis) -> tuple[Fraction, list[Cell]]:
+        """The lowest mine probability of an unopened cell, and the cells worth a look, safest first.
+
+        Worked on the analysis's groups (cells of a group share one probability) and on whole
+        arrays: an expert position has hundreds of unopened cells in a few dozen groups."""
         player = self.player
-        risk = result.risks()
-        distinct = {id(p): p for p in risk.values()}.values()
-        limit = 1 - player.cut * (1 - min(distinct))
-        rank = self._ranks(distinct, limit)
-        near = [c for c, p in risk.items() if id(p) in rank]
-        values, width = board.values, board.size.width
+        groups, risks = result.groups()
+        present = np.flatnonzero(np.bincount(groups[groups >= 0], minlength=len(risks))).tolist()
+        lowest = min(risks[g] for g in present)
+        limit = 1 - player.cut * (1 - lowest)
+        rank = np.full(len(risks) + 2, -1)  # per group, the rank of its probability up to limit; -2, -1 last
+        r, previous = -1, None
+        for g in sorted((g for g in present if risks[g] <= limit), key=risks.__getitem__):
+            if risks[g] != previous:  # equal probabilities, equal ranks
+                r, previous = r + 1, risks[g]
+            rank[g] = r
+        ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
+        values, n = board.values, board.size.n_cells
         numbers = values >= 0
-        around = neighbour_sums(values == UNOPENED).ravel().tolist()  # unopened neighbours
-        numbered = neighbour_sums(numbers).ravel().tolist()  # numbers next to the cell
+        around = neighbour_sums(values == UNOPENED).ravel()  # unopened neighbours
+        numbered = neighbour_sums(numbers).ravel()  # numbers next to the cell
         two = np.zeros_like(numbers)  # a number two cells straight up, down, left or right
         two[2:] |= numbers[:-2]
         two[:-2] |= numbers[2:]
         two[:, 2:] |= numbers[:, :-2]
         two[:, :-2] |= numbers[:, 2:]
-        far = two.ravel().tolist()
-        frontier = [c for c in near if numbered[c[0] * width + c[1]]]
-        interior = [c for c in near if not numbered[c[0] * width + c[1]]]
-        frontier.sort(key=lambda c: (rank[id(risk[c])], around[c[0] * width + c[1]], c))
-        interior.sort(key=lambda c: (around[c[0] * width + c[1]], not far[c[0] * width + c[1]], c))
-        candidates = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
-        candidates.sort(key=lambda c: (risk[c], c))  # safest first: the bound in guess prunes more
-        return risk, candidates
+        far = two.ravel()
+        # the orders of cells row by row (by id), as single integer keys: (rank, unopened neighbours)
+        # on the frontier, (unopened neighbours, not two cells from a number) off it
+        frontier = np.flatnonzero((ranks >= 0) & (numbered > 0))
+        frontier = frontier[np.argsort(ranks[frontier] * (9 * n) + around[frontier] * n + frontier)]
+        interior = np.flatnonzero((ranks >= 0) & (numbered == 0))
+        interior = interior[np.argsort(around[interior] * (2 * n) + ~far[interior] * n + interior)]
+        chosen = (interior[: player.off_frontier].tolist() + frontier.tolist())[: player.lookahead]
+        cells = [board.size.cell_at(c) for c in chosen or interior[:1].tolist()]
+        cells.sort(key=lambda c: (result.probability(c), c))  # safest first: the bound in guess prunes more
+        return lowest, cells
 
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the

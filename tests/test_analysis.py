@@ -60,6 +60,11 @@ def test_probabilities_sum_to_the_mines_left(position):
     assert list(risks) == board.unopened_cells()
     assert all(p == result.probability(c) for c, p in risks.items())
     assert result.decides == bool(result.certain_safe or result.certain_mines)
+    groups, shared = result.groups()  # the same once more, group by group
+    width = board.size.width
+    assert [divmod(c, width) for c in np.flatnonzero(groups >= 0).tolist()] == list(risks)
+    assert all(shared[groups[y * width + x]] is p for (y, x), p in risks.items())  # one object per group
+    assert (groups == -2).sum() == len(board.mine_cells()) and (groups == -1).sum() == (board.values >= 0).sum()
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 
 from minelib.analysis import ImpossiblePosition, analyze
-from minelib.board import Board, BoardSize
+from minelib.board import UNOPENED, Board, BoardSize
 from minelib.game import Game, first_cell
 from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer
 from tests.conftest import positions
@@ -223,6 +223,56 @@ def test_two_step_weighs_off_the_frontier_the_cells_with_fewest_unopened_neighbo
     assert set(TwoStepPlayer(off_frontier=0).scores(board, 30)) == frontier
 
 
+def _candidates_cell_by_cell(player, board: Board, result):
+    """``TwoStepRun.candidates`` as ``TwoStepPlayer``'s docstring reads, one cell at a time: the slow reference."""
+    risk = result.risks()
+    lowest = min(risk.values())
+    limit = 1 - player.cut * (1 - lowest)
+    ranks = sorted({p for p in risk.values() if p <= limit})
+    values, size = board.values, board.size
+
+    def unopened(c):
+        return sum(values[n] == UNOPENED for n in size.neighbours(c))
+
+    def two_from_a_number(c):
+        y, x = c
+        straight = ((y - 2, x), (y + 2, x), (y, x - 2), (y, x + 2))
+        return any(n in size and values[n] >= 0 for n in straight)
+
+    near = [c for c, p in risk.items() if p <= limit]
+    frontier = [c for c in near if any(values[n] >= 0 for n in size.neighbours(c))]
+    interior = [c for c in near if c not in frontier]
+    frontier.sort(key=lambda c: (ranks.index(risk[c]), unopened(c), c))
+    interior.sort(key=lambda c: (unopened(c), not two_from_a_number(c), c))
+    chosen = (interior[: player.off_frontier] + frontier)[: player.lookahead] or interior[:1]
+    return lowest, sorted(chosen, key=lambda c: (risk[c], c))
+
+
+@pytest.mark.parametrize("options", ["", "off_frontier=6,cut=1/2,candidates=40", "off_frontier=0,candidates=3"])
+def test_two_step_candidates_equal_the_cell_by_cell_reference(options):
+    """The candidates are found group by group on whole arrays; at every guess of seeded games on
+    expert and on a small dense board, they are those of the reference, in its order."""
+    from minelib.players import make_player
+    from minelib.twostep import TwoStepRun
+
+    player = make_player("twostep", options)
+    compared = 0
+    for size, mines, rule, first in ((BoardSize(16, 30), 99, "safe", (0, 0)), (BoardSize(12, 12), 36, "zero", (5, 5))):
+        for seed in range(4):
+            run = TwoStepRun(Game(size, mines, rule, seed=np.random.default_rng([31, seed])), False, player)
+            guess = run.guess
+
+            def watched(board, mines, result, guess=guess, run=run):
+                nonlocal compared
+                assert run.candidates(board, result) == _candidates_cell_by_cell(player, board, result)
+                compared += 1
+                return guess(board, mines, result)
+
+            run.guess = watched
+            run.play(first)
+    assert compared >= 10  # guesses were made: the test compared something
+
+
 def _expert_guess(series: int, low: int, high: int, player) -> Board:
     """The first position where ``player`` guesses with more than ``low`` and at most ``high`` layouts
     left, in seeded expert games (safe, first click (0, 0); game i seeded by (series, i))."""
@@ -299,7 +349,7 @@ def _forced_pair(board: Board, mines: int):
 
     run = TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(forced=True))
     result = run.analyzer.analyze(board)
-    return run.forced_pair(board, {c: result.probability(c) for c in board.unopened_cells()})
+    return run.forced_pair(board, result)
 
 
 def _never_told_apart(board: Board, mines: int, a, b) -> bool:
