@@ -163,8 +163,7 @@ class TwoStepRun(LookaheadRun):
         after it (a pair as far apart as two cells, the first one row by row). ``result``: the
         position's analysis."""
         groups, risks = result.groups()
-        half = np.array([p.denominator == 2 for p in risks] + [False, False])  # 1/2 in lowest terms; -2, -1 last
-        halves = set(np.flatnonzero(half[groups]).tolist())
+        halves = set(np.flatnonzero(np.isin(groups, [g for g, p in enumerate(risks) if p.denominator == 2])).tolist())
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
@@ -198,12 +197,10 @@ class TwoStepRun(LookaheadRun):
         present = np.flatnonzero(np.bincount(groups[groups >= 0], minlength=len(risks))).tolist()
         lowest = min(risks[g] for g in present)
         limit = 1 - player.cut * (1 - lowest)
+        rank_of = self._ranks([risks[g] for g in present], limit)  # by the id of a group's shared Fraction
         rank = np.full(len(risks) + 2, -1)  # per group, the rank of its probability up to limit; -2, -1 last
-        r, previous = -1, None
-        for g in sorted((g for g in present if risks[g] <= limit), key=risks.__getitem__):
-            if risks[g] != previous:  # equal probabilities, equal ranks
-                r, previous = r + 1, risks[g]
-            rank[g] = r
+        for g in present:
+            rank[g] = rank_of.get(id(risks[g]), -1)
         ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
         values, n = board.values, board.size.n_cells
         numbers = values >= 0
