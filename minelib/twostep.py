@@ -41,10 +41,6 @@ class TwoStepPlayer(LookaheadPlayer):
     50/50s join the candidates, and a candidate's score is multiplied by
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
     risk it would have to take anyway weighs less.
-    With ``deep`` (0 turns it off), the best ``deep`` living candidates whose scores are within
-    ``deep_margin`` of the best are looked at one move further (``_deeper``: after each number a
-    candidate may show, the best two-step score there, 1 when a certain cell follows), and the best
-    of that is played.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic.
     """
@@ -63,8 +59,6 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 5000,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
-        deep: int = 0,
-        deep_margin: Fraction = Fraction(1, 100),
     ):
         super().__init__(
             lookahead=candidates,
@@ -75,13 +69,12 @@ class TwoStepPlayer(LookaheadPlayer):
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(1, candidates=candidates)
-        at_least(0, off_frontier=off_frontier, blend=blend, influence=influence, deep=deep, deep_margin=deep_margin)
+        at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
         for name, flag in (("dead", dead), ("forced", forced)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence = forced, Fraction(influence)
-        self.deep, self.deep_margin = deep, Fraction(deep_margin)
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
         return TwoStepRun(game, log, self)
@@ -134,36 +127,8 @@ class TwoStepRun(LookaheadRun):
             scores[c] = (living or not self.player.dead, round(score, 9), progress, -p)
             if scores[c][0]:
                 floor = max(floor, score)
-        order = sorted(scores, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)
-        if self.player.deep:
-            best, margin = scores[order[0]], float(self.player.deep_margin)
-            near = [c for c in order if scores[c][0] == best[0] and scores[c][1] >= best[1] - margin]
-            if len(near) > 1:
-                near = near[: self.player.deep]
-                deeper = {c: round(self._deeper(board, result, c) * weight[c], 9) for c in near}
-                order = sorted(near, key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
-        return Move("open", order[0], False, risk(order[0]))
-
-    def _deeper(self, board: Board, result: Analysis, cell: Cell) -> float:
-        """The two-step score one move further: the chance that ``cell`` is safe times, over the numbers
-        it may show (weighted by their layouts), the best two-step score there, living candidates
-        first (1 after a number from which a certain cell follows)."""
-        total = 0.0
-        for after in self.analyzer.what_if(board, cell).values():
-            best = 1.0
-            if not after.decides:
-                there = after.board
-                found, floor = (False, -1.0), -1.0
-                for d in self.candidates(there, after)[1]:  # safest first: a score is at most its safety
-                    p = after.probability(d)
-                    assert p is not None  # a candidate is unopened
-                    if found[0] and 1 - float(p) < floor - 1e-9:
-                        break
-                    found = max(found, self.score(there, after, d)[:2])
-                    floor = found[1]
-                best = found[1]
-            total += after.count / result.count * best
-        return total
+        cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
+        return Move("open", cell, False, risk(cell))
 
     def _influenced(self, latent: LatentFiftyFifties, lowest: Fraction, candidates: list[Cell]):
         """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added

@@ -172,59 +172,6 @@ def test_two_step_scores_are_the_brute_force_scores(text, mines):
     assert move.mine_probability == analyze(board, mines).probability(move.cell)
 
 
-def _three_step_oracle(board: Board, mines: int, cell) -> float:
-    """The deeper look at ``cell`` by brute force: over the layouts where it is safe, grouped by the
-    number it shows, 1 if a certain cell follows, else the best two-step score there (of the living
-    cells, those that may show two numbers or more, when there are any)."""
-    from minelib.oracles import layouts
-
-    everything = list(layouts(board, mines))
-    by_number: dict[int, list] = {}
-    for layout in everything:
-        if cell not in layout:
-            by_number.setdefault(sum(n in layout for n in board.size.neighbours(cell)), []).append(layout)
-    score = 0.0
-    for number, group in by_number.items():
-        there = board.with_value(cell, number)
-        after = analyze(there, mines)
-        if after.certain_safe or after.certain_mines:
-            score += len(group)
-            continue
-        shown = {
-            d: {sum(n in layout for n in board.size.neighbours(d)) for layout in group if d not in layout}
-            for d in there.unopened_cells()
-        }
-        living = [d for d in shown if len(shown[d]) > 1] or list(shown)
-        score += len(group) * max(_two_step_oracle(there, mines, d) for d in living)
-    return score / len(everything)
-
-
-@pytest.mark.parametrize("text, mines", [("1...\n....\n....", 3), ("..2.\n....\n1...", 3), ("1.\n..\n..\n..", 2)])
-def test_the_deeper_look_is_the_brute_force_three_step_score(text, mines):
-    from minelib.twostep import TwoStepRun
-
-    board = Board.from_text(text)
-    player = TwoStepPlayer(cut=Fraction(1, 10**6), candidates=99, off_frontier=99)  # every cell a candidate
-    run = TwoStepRun(Game.showing(board, mines), False, player)
-    result = run.analyzer.analyze(board)
-    for cell in board.unopened_cells():
-        assert run._deeper(board, result, cell) == pytest.approx(_three_step_oracle(board, mines, cell), abs=1e-12)
-
-
-@pytest.mark.parametrize(
-    "text, mines", [("...\n...\n2..\n...", 4), ("...\n.2.\n..2\n...", 4), ("....\n..3.\n2...\n....", 4)]
-)
-def test_the_deeper_look_decides_between_near_ties(text, mines):
-    board = Board.from_text(text)
-    off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
-    plain = TwoStepPlayer(**off).recommend(board, mines).cell
-    deep = TwoStepPlayer(deep=2, **off).recommend(board, mines).cell
-    assert deep != plain  # positions where the deeper look changes the move
-    scores = TwoStepPlayer(**off).scores(board, mines)
-    assert scores[plain] == max(scores.values()) and scores[deep] >= scores[plain] - 1 / 100
-    assert _three_step_oracle(board, mines, deep) > _three_step_oracle(board, mines, plain)
-
-
 def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
     """Along seeded expert games, every guess the player makes is a living cell (it may show two
     numbers or more) whenever a living candidate exists; with dead=False it sometimes is not."""
