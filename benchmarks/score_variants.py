@@ -1,10 +1,11 @@
 """Variants of the two-step score, each measured game by game against a stored run.
 
-    python benchmarks/score_variants.py VARIANT [--games 20000] [--start 100000] [--level expert]
+    python benchmarks/score_variants.py [VARIANT ...] [--games 20000] [--start 100000] [--level expert]
         [--rule safe] [--first 0,0] [--seed 2026] [--workers 2]
         [--stored results/long/expert_safe_2026-11.sqlite]
 
-VARIANT is one of these changes to ``TwoStepRun`` (subclasses here, not the library's player):
+Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to ``TwoStepRun``
+(subclasses here, not the library's player):
 
 - ``zero:BETA``: the score plus BETA times the chance that the candidate shows a zero. The score
   counts a zero like any number from which a certain cell follows, though an opening shows many
@@ -89,6 +90,7 @@ class UncertainRun(TwoStepRun):
 
 
 VARIANTS = {"zero": ZeroBonusRun, "progress": ProgressBlendRun, "uncertain": UncertainRun}
+DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make benchmarks): two of the README's
 
 
 def play_chunk(setting: ex.Setting, indices: list[int], run: type[TwoStepRun], value: float) -> list[tuple[int, bool]]:
@@ -115,13 +117,13 @@ def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variant", help="zero:BETA, progress:BP or uncertain")
+    parser.add_argument("variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP or uncertain")
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
     parser.add_argument("--stored", default="results/long/expert_safe_2026-11.sqlite")
     args = parser.parse_args()
     try:
-        run, value = parse_variant(args.variant)
+        variants = [(text, *parse_variant(text)) for text in args.variants]
     except ValueError as error:
         parser.error(str(error))
     setting = slice_setting(parser, args)
@@ -129,23 +131,27 @@ def main() -> None:
     missing = [i for i in range(args.start, args.start + args.games) if i not in stored]
     if missing:
         parser.error(f"{args.stored} does not hold game {missing[0]} of this setting (nor {len(missing) - 1} others)")
-    rows = map_chunks(play_chunk, setting, args, run, value)
-    won = [w for _, w in rows]
-    base = [stored[i]["won"] for i, _ in rows]
-    mean, half = ex.paired_difference(won, base)
-    diff = [int(a) - int(b) for a, b in zip(won, base)]
+    table = []
+    for text, run, value in variants:
+        rows = map_chunks(play_chunk, setting, args, run, value)
+        won = [w for _, w in rows]
+        base = [stored[i]["won"] for i, _ in rows]
+        mean, half = ex.paired_difference(won, base)
+        diff = [int(a) - int(b) for a, b in zip(won, base)]
+        table.append(
+            {
+                "variant": text,
+                "games": len(won),
+                "wins": sum(won),
+                "stored wins": sum(base),
+                "difference": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
+                "won only here": diff.count(1),
+                "lost only here": diff.count(-1),
+            }
+        )
     print(f"{args.level}, rule {args.rule}, first click ({args.first}), seed {args.seed}, games {args.start} to "
           f"{args.start + args.games - 1}, against {args.stored}")  # fmt: skip
-    row = {
-        "variant": args.variant,
-        "games": len(won),
-        "wins": sum(won),
-        "stored wins": sum(base),
-        "difference": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
-        "won only here": diff.count(1),
-        "lost only here": diff.count(-1),
-    }
-    print(text_table([row]))
+    print(text_table(table))
 
 
 if __name__ == "__main__":
