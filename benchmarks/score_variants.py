@@ -28,7 +28,6 @@ import argparse
 import math
 from fractions import Fraction
 
-import numpy as np
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
@@ -79,10 +78,8 @@ class UncertainRun(TwoStepRun):
         low = after.lowest_risks(2)
         if not low or low[0] != 0:
             return super()._blended(after)
-        groups, risks = after.groups()
-        sizes = np.bincount(groups[groups >= 0], minlength=len(risks)).tolist()
-        uncertain = sorted((float(p), size) for p, size in zip(risks, sizes) if size and 0 < p < 1)
-        low = [risk for risk, size in uncertain for _ in range(min(size, 2))][:2]
+        certain = len(after.certain_safe)  # their risks, 0, come first: the two after them
+        low = after.lowest_risks(certain + 2)[certain:]
         if not low:
             return 1.0
         s1, s2 = 1 - low[0], 1 - low[-1]
