@@ -78,7 +78,10 @@ def test_a_worker_dying_mid_run_loses_no_finished_game(tmp_path, cluster):
     os.kill(victim, signal.SIGKILL)  # a worker process dies at once, in the middle of its game
     finished.join(timeout=300)
     assert not finished.is_alive()
-    assert victim not in client.run(os.getpid).values()  # it did die (its nanny started another)
+    client.wait_for_workers(2, timeout=120)  # its nanny started another
+    # it did die; the scheduler may still list it a moment after the run ends: a busy machine lets the
+    # run finish before the scheduler hears of the death, so the dead worker's answer is left out
+    assert victim not in client.run(os.getpid, on_error="ignore").values()
     lines = path.read_text().splitlines()
     assert lines[: len(kept)] == kept  # nothing finished was lost or rewritten
     assert sorted(json.loads(line)["index"] for line in lines) == list(range(16))  # each game exactly once
