@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.game import FIRST_CLICK_RULES
+from minelib import optimal
 from minelib.optimal import EndgameSearch, OptimalSolver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
@@ -330,6 +331,23 @@ def test_the_endgame_search_for_the_best_move_finds_every_best_cell_and_its_valu
             continue  # won: nothing to choose
         assert search.values(board, best=True) == _best_cells(board, mines, expected)
         assert search.values(board) == expected
+
+
+@pytest.mark.parametrize("dead", [True, False])
+@settings(max_examples=30, deadline=None)
+@given(game=opened_in_turn())
+def test_the_endgame_search_on_the_python_engine_agrees_with_the_whole_board(game, dead):
+    """Past 63 undecided cells the search runs on the Python engine (forced here on any board): the
+    same values, the best cells alone too, with dead cells left out or kept."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(optimal, "COMPILED_CELLS", 0)
+        search = EndgameSearch(game[0][1], dead=dead)
+        for board, mines in game:
+            expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
+            assert search.values(board) == expected
+            assert search._engine is None or search._engine.name == "python"
+            if expected and any(analyze(board, mines).probability(c) != 1 for c in expected):
+                assert search.values(board, best=True) == _best_cells(board, mines, expected)
 
 
 def test_the_endgame_search_reuses_its_memo_through_a_game():
