@@ -7,10 +7,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from minelib import optimal
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.game import FIRST_CLICK_RULES
-from minelib import optimal
 from minelib.optimal import EndgameSearch, OptimalSolver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
