@@ -645,6 +645,10 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead):
             if living == 0:  # nothing left to learn: one layout is won, whichever
                 count = 1
                 arena[first] = 0
+            elif (union ^ inter) & ~keep == 0:  # nothing that varies is cut: the layouts stay sorted, distinct
+                for j in range(start, end):
+                    arena[first + j - start] = arena[j] & keep
+                count = end - start
             else:
                 for j in range(start, end):
                     arena[first + j - start] = arena[j] & keep
