@@ -645,20 +645,19 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead):
             if living == 0:  # nothing left to learn: one layout is won, whichever
                 count = 1
                 arena[first] = 0
-            elif (union ^ inter) & ~keep == 0:  # nothing that varies is cut: the layouts stay sorted, distinct
-                for j in range(start, end):
-                    arena[first + j - start] = arena[j] & keep
-                count = end - start
             else:
                 for j in range(start, end):
                     arena[first + j - start] = arena[j] & keep
-                cut = arena[first : first + end - start]
-                cut.sort()
-                count = 1
-                for j in range(1, end - start):
-                    if cut[j] != cut[count - 1]:
-                        cut[count] = cut[j]
-                        count += 1
+                count = end - start
+                if (union ^ inter) & ~keep:  # a cell that varies is cut: sort, and keep each cut once
+                    cut = arena[first : first + count]
+                    cut.sort()
+                    count = 1
+                    for j in range(1, end - start):
+                        if cut[j] != cut[count - 1]:
+                            cut[count] = cut[j]
+                            count += 1
+                # (else the layouts stay sorted and distinct: only cells equal in all of them are cut)
         else:
             union = 0
             inter = arena[start]
