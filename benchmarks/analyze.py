@@ -15,7 +15,9 @@ and the ratio of the reference's median to each (measured in the same run):
 
 Then the incremental form, on three unopened cells of every position: every number the
 cell may show, analysed whole (``analyze`` of each changed board) and by an ``Analyzer``
-keeping the position (``what_if``: only the region around the cell is counted again).
+keeping the position (``what_if``: only the region around the cell is counted again); and
+what a guess's score reads of them (layout count, a certain cell or not, the two lowest risks):
+from ``what_if``'s analyses, and from ``outlook``, which answers just that.
 
 Every answer is checked equal to the reference's before anything is timed.
 Timings are for reading, never for asserting.
@@ -93,24 +95,38 @@ def every_number(board, cell) -> dict:
 
 def what_if_table(boards, repeat: int) -> str:
     """Every number of three unopened cells per position: whole analyses against the Analyzer's what-if."""
-    rng, whole, kept = np.random.default_rng(0), [], []
+    rng, whole, kept, read, brief = np.random.default_rng(0), [], [], [], []
     for board in boards:
         analyzer = Analyzer(99)
         unopened = board.unopened_cells()
         for i in rng.choice(len(unopened), min(3, len(unopened)), replace=False):
             cell = unopened[i]
             assert analyzer.what_if(board, cell) == every_number(board, cell)
+            assert scored(analyzer.outlook(board, cell)) == scored(analyzer.what_if(board, cell))
             whole.append(best_of(lambda: every_number(board, cell), repeat))  # noqa: B023 (called at once)
             kept.append(best_of(lambda: analyzer.what_if(board, cell), repeat))  # noqa: B023
+            read.append(best_of(lambda: scored(analyzer.what_if(board, cell)), repeat))  # noqa: B023
+            brief.append(best_of(lambda: scored(analyzer.outlook(board, cell)), repeat))  # noqa: B023
     ratio = statistics.median(whole) / statistics.median(kept)
     rows = [
         {"way": name, "median ms": statistics.median(found) * 1e3, "worst ms": max(found) * 1e3}
-        for name, found in (("analyze each number", whole), ("Analyzer.what_if", kept))
+        for name, found in (
+            ("analyze each number", whole),
+            ("Analyzer.what_if", kept),
+            ("what_if, as a score reads it", read),
+            ("Analyzer.outlook, as a score reads it", brief),
+        )
     ]
     return (
         f"what if an unopened cell opens: every number it may show, {len(whole)} cells "
-        f"(whole / what_if, medians: {ratio:.1f})\n" + text_table(rows)
+        f"(whole / what_if, medians: {ratio:.1f}; what_if / outlook as a score reads them: "
+        f"{statistics.median(read) / statistics.median(brief):.1f})\n" + text_table(rows)
     )
+
+
+def scored(afters: dict) -> list:
+    """What a guess's two-step score reads of every number's analysis or outlook."""
+    return [(n, after.count, after.decides, after.lowest_risks(2)) for n, after in sorted(afters.items())]
 
 
 def best_of(function, repeat: int) -> float:

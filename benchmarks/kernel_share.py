@@ -25,7 +25,7 @@ from minelib.board import BoardSize
 from minelib.players import make_player
 from minelib.report import text_table
 
-KERNELS = ((boxes, ("_full", "_update", "_what_if")), (sweep, ("_sweep",)),
+KERNELS = ((boxes, ("_full", "_update", "_what_if", "_outlook")), (sweep, ("_sweep",)),
            (kernel, ("best_clicks",)), (layouts, ("_enumerate",)))  # fmt: skip
 
 

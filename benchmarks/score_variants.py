@@ -74,6 +74,9 @@ class ProgressBlendRun(TwoStepRun):
 
 
 class UncertainRun(TwoStepRun):
+    def _afters(self, board: Board, cell: Cell) -> dict[int, Analysis]:
+        return self.analyzer.what_if(board, cell)  # the whole analyses: the certain cells are counted
+
     def _blended(self, after: Analysis) -> float:
         low = after.lowest_risks(2)
         if not low or low[0] != 0:

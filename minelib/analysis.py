@@ -115,13 +115,8 @@ class Analysis:
         For ranking guesses by a score that blends probabilities, where exactness is not the point;
         certainty is read from the exact ``certain_safe`` / ``certain_mines``."""
         sizes = np.bincount(self._groups[self._groups >= 0], minlength=len(self._ratios)).tolist()
-        risks = sorted((a / b, size) for (a, b), size in zip(self._ratios, sizes) if a != b and size)
-        found: list[float] = []
-        for risk, size in risks:
-            found += [risk] * min(size, k - len(found))
-            if len(found) == k:
-                break
-        return found
+        risky = [(ratio, size) for ratio, size in zip(self._ratios, sizes) if size and ratio[0] != ratio[1]]
+        return lowest_of(risky, k)
 
     def _fraction(self, group: int) -> Fraction | None:
         if group == -1:
@@ -204,6 +199,37 @@ class Analysis:
         return "\n".join(lines)
 
 
+def lowest_of(groups, k: int) -> list[float]:
+    """The ``k`` smallest mine probabilities, one per cell, of ``groups``: ((numerator, denominator),
+    cells) of groups whose cells may be safe; as floats, each the ratio of the two ints rounded once."""
+    found: list[float] = []
+    for risk, size in sorted((a / b, size) for (a, b), size in groups):
+        found += [risk] * min(size, k - len(found))
+        if len(found) == k:
+            break
+    return found
+
+
+class Outlook:
+    """What a position holds after a cell shows a number, in brief (``Analyzer.outlook``): its layout
+    count, whether some unopened cell is certain (``Analysis.decides``), and ``lowest_risks`` up to
+    the ``k`` it was made for. What a guess's score needs, without a whole ``Analysis``."""
+
+    __slots__ = ("_lowest", "count", "decides", "k")
+
+    def __init__(self, count: int, decides: bool, lowest: list[float], k: int):
+        self.count, self.decides, self._lowest, self.k = count, decides, lowest, k
+
+    def lowest_risks(self, k: int = 2) -> list[float]:
+        """``Analysis.lowest_risks(k)``, for k up to the outlook's own."""
+        if k > self.k:
+            raise ValueError(f"this outlook holds the {self.k} lowest risks, not {k}: ask Analyzer.outlook for more")
+        return self._lowest[:k]
+
+    def __repr__(self) -> str:
+        return f"Outlook(count={self.count}, decides={self.decides}, lowest={self._lowest})"
+
+
 def _mines(n: int) -> str:
     return f"{n} mine" if n == 1 else f"{n} mines"
 
@@ -271,9 +297,7 @@ class Analyzer:
     def what_if(self, board: Board, cell: Cell) -> dict[int, Analysis]:
         """For every number the unopened ``cell`` may show (those no layout allows left out): the
         analysis of ``board`` with ``cell`` opened on it. ``board`` becomes the position kept."""
-        if board.values[cell] != UNOPENED:
-            raise ValueError(f"cell {cell} is not an unopened cell of the board")
-        check_mines(board, self.mines)
+        self._check_cell(board, cell)
         found = {}
         for number, fast in enumerate(self._tracker.what_if(board.values, self.mines, board.size.cell_id(cell))):
             if fast is not None:
@@ -281,6 +305,23 @@ class Analyzer:
                 values[cell] = number
                 found[number] = Analysis(Board._valid(values), self.mines, *fast)
         return found
+
+    def outlook(self, board: Board, cell: Cell, k: int = 2) -> dict[int, Outlook]:
+        """``what_if`` in brief: for every number the unopened ``cell`` may show, the layout count,
+        whether a certain cell follows, and the ``k`` lowest risks, exactly as the analyses of
+        ``what_if`` give them (``Outlook``), without making them. ``board`` becomes the position kept."""
+        self._check_cell(board, cell)
+        found = {}
+        for number, brief in enumerate(self._tracker.outlook(board.values, self.mines, board.size.cell_id(cell), k)):
+            if brief is not None:
+                count, decides, groups = brief
+                found[number] = Outlook(count, decides, lowest_of(groups, k), k)
+        return found
+
+    def _check_cell(self, board: Board, cell: Cell) -> None:
+        if board.values[cell] != UNOPENED:
+            raise ValueError(f"cell {cell} is not an unopened cell of the board")
+        check_mines(board, self.mines)
 
 
 def reference_analyze(board: Board | str, mines: int) -> Analysis:
@@ -410,6 +451,7 @@ __all__ = [
     "Analysis",
     "Analyzer",
     "ImpossiblePosition",
+    "Outlook",
     "analyze",
     "reference_analyze",
 ]

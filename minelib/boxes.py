@@ -672,20 +672,30 @@ def _update(values, height, width, left, changed, base, max_leaves, bits, limit)
 
 
 @njit(**_JIT)
-def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
-    """``_update`` for ``values`` with ``cell`` opened on each number it may show (the base: ``values``'
-    parts). Returns, per number: statuses, groups (rows), how many groups, numerators and
-    denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free."""
+def _answers(values, height, width, left, cell, base, max_leaves, bits, limit):
+    """The answer of ``_update`` for ``values`` with ``cell`` opened on each number it may show (the
+    base: ``values``' parts), in a list by number."""
     y, x = cell // width, cell % width
     numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
     changed = np.array([cell])
     answers = []
-    widest_groups, widest_ways = 1, 1
     for number in range(numbers):
         trial = values.copy()
         trial[cell] = number
         answer, _ = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
         answers.append(answer)
+    return answers
+
+
+@njit(**_JIT)
+def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
+    """``_update`` for ``values`` with ``cell`` opened on each number it may show (the base: ``values``'
+    parts). Returns, per number: statuses, groups (rows), how many groups, numerators and
+    denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free."""
+    answers = _answers(values, height, width, left, cell, base, max_leaves, bits, limit)
+    numbers = len(answers)
+    widest_groups, widest_ways = 1, 1
+    for answer in answers:
         widest_groups = max(widest_groups, len(answer[2]))
         widest_ways = max(widest_ways, len(answer[4]))
     statuses = np.zeros(numbers, np.int64)
@@ -708,6 +718,76 @@ def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
         ways[number, : len(answer[4])] = answer[4]
         s[number], ta[number], tb[number], free[number] = answer[5], answer[6], answer[7], answer[8]
     return statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free
+
+
+@njit(**_JIT)
+def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k):
+    """``_what_if`` in brief, for ranking guesses: per number, what the layout count needs, whether
+    some unopened cell is certain, and the groups that may hold the ``k`` lowest mine probabilities
+    of cells that may be safe. Returns statuses, ways (rows, padded with 1), s, ta, tb, free,
+    decides, and the picked groups: how many per number, then their numerators, denominators and
+    cells (rows).
+
+    The groups are picked in floating point with room to spare (a ratio within 1e-9 of the k-th
+    lowest is kept), so the exact k lowest are among them whatever the rounding: Python ranks the
+    picks exactly as ``lowest_of`` ranks all the groups."""
+    answers = _answers(values, height, width, left, cell, base, max_leaves, bits, limit)
+    numbers = len(answers)
+    widest_groups, widest_ways = 1, 1
+    for answer in answers:
+        widest_groups = max(widest_groups, len(answer[2]))
+        widest_ways = max(widest_ways, len(answer[4]))
+    statuses = np.zeros(numbers, np.int64)
+    ways = np.ones((numbers, widest_ways), np.int64)
+    s = np.zeros(numbers, np.int64)
+    ta = np.zeros(numbers, np.int64)
+    tb = np.zeros(numbers, np.int64)
+    free = np.zeros(numbers, np.int64)
+    decides = np.zeros(numbers, np.bool_)
+    picked = np.zeros(numbers, np.int64)
+    pick_numerators = np.zeros((numbers, widest_groups), np.int64)
+    pick_denominators = np.ones((numbers, widest_groups), np.int64)
+    pick_cells = np.zeros((numbers, widest_groups), np.int64)
+    for number in range(numbers):
+        status, groups, numerators, denominators, number_ways, s[number], ta[number], tb[number], free[number] = (
+            answers[number]
+        )
+        statuses[number] = status
+        if status != DONE:
+            continue
+        ways[number, : len(number_ways)] = number_ways
+        cells = np.zeros(len(numerators), np.int64)
+        for g in groups:
+            if g >= 0:
+                cells[g] += 1
+        risky = np.empty(len(numerators), np.int64)  # the groups with cells that may be safe
+        found = 0
+        for g in range(len(numerators)):
+            if cells[g]:
+                if numerators[g] == 0 or numerators[g] == denominators[g]:
+                    decides[number] = True
+                if numerators[g] != denominators[g]:
+                    risky[found] = g
+                    found += 1
+        risky = risky[:found]
+        ratio = np.empty(found)
+        for i in range(found):
+            ratio[i] = numerators[risky[i]] / denominators[risky[i]]
+        order = np.argsort(ratio)
+        threshold, seen = np.inf, 0
+        for i in order:
+            seen += cells[risky[i]]
+            if seen >= k:
+                threshold = ratio[i] * (1 + 1e-9)
+                break
+        for i in range(found):
+            if ratio[i] <= threshold:
+                g = risky[i]
+                at = picked[number]
+                pick_numerators[number, at], pick_denominators[number, at] = numerators[g], denominators[g]
+                pick_cells[number, at] = cells[g]
+                picked[number] += 1
+    return statuses, ways, s, ta, tb, free, decides, picked, pick_numerators, pick_denominators, pick_cells
 
 
 @njit(**_JIT)
@@ -812,6 +892,7 @@ def warm_up() -> None:
             tracker = Tracker()
             tracker.analyze(values, 1)
             tracker.what_if(values, 1, 1)
+            tracker.outlook(values, 1, 1)
             tracker.analyze(update, 1)  # an update
             _in_python(values.ravel(), 1, 2, 1)  # the path past the fused call's bounds
         _warm = True
@@ -854,43 +935,97 @@ class Tracker:
         """For every number the unopened cell ``cell`` (row-by-row id) may show: ``analyze_boxes`` of
         ``values`` with it there (None where no layout fits), in one compiled call from the parts of
         ``values``, which becomes the position kept."""
+        flat, left, whole = self._what_if_base(values, mines, cell)
+        if whole is not None:
+            return whole
         height, width = values.shape
-        flat = np.ascontiguousarray(values).ravel()
-        kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
-        if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either
-            return [None] * (len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1)
-        left = mines - int(np.count_nonzero(flat == MINE_CODE))
-        if self._parts is None:  # past a bound: one whole count a number
-            found = []
-            for number in range(len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1):
-                trial = flat.copy()
-                trial[cell] = number
-                found.append(self.analyze(trial.reshape(height, width), mines, keep=False))
-            return found
         statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free = _what_if(
             flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
         )
         found = []
         s, ta, tb, free = s.tolist(), ta.tolist(), tb.tolist(), free.tolist()
         for number, status in enumerate(statuses.tolist()):
-            if status == IN_PYTHON:
-                trial = flat.copy()
-                trial[cell] = number
-                found.append(_in_python(trial, height, width, left))
-                continue
-            if status == IMPOSSIBLE:
-                found.append(None)
+            if status != DONE:
+                found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
             size = int(sizes[number])
             answer = (status, groups[number], numerators[number, :size], denominators[number, :size], ways[number])
             found.append(_result(answer + (s[number], ta[number], tb[number], free[number]), flat, height, width, left))
         return found
 
+    def outlook(self, values: np.ndarray, mines: int, cell: int, k: int = 2) -> list:
+        """``what_if`` in brief, for ranking guesses: per number, None where no layout fits, else (the
+        layout count, whether some unopened cell is certain, and ((numerator, denominator), cells) of
+        groups of cells that may be safe, among them those of the ``k`` lowest mine probabilities)."""
+        flat, left, whole = self._what_if_base(values, mines, cell)
+        if whole is not None:
+            return [_brief(found) for found in whole]
+        height, width = values.shape
+        statuses, ways, s, ta, tb, free, decides, picked, numerators, denominators, cells = _outlook(
+            flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT, k
+        )
+        found = []
+        s, ta, tb, free, decides = s.tolist(), ta.tolist(), tb.tolist(), free.tolist(), decides.tolist()
+        for number, status in enumerate(statuses.tolist()):
+            if status != DONE:
+                found.append(_brief(self._declined(status, flat, values.shape, cell, number, left)))
+                continue
+            count = prod(ways[number].tolist()) * s[number] * comb(free[number], ta[number])
+            count //= perm(tb[number], tb[number] - ta[number])
+            size = int(picked[number])
+            ratios = zip(numerators[number, :size].tolist(), denominators[number, :size].tolist())
+            found.append((count, decides[number], list(zip(ratios, cells[number, :size].tolist()))))
+        return found
+
+    def _what_if_base(self, values: np.ndarray, mines: int, cell: int):
+        """(the flat values, the mines left, None) when the compiled what-if can start from the parts
+        of ``values`` (counted now if they are not those kept); else the answer of every number, as
+        ``what_if`` gives them, in the third place."""
+        height, width = values.shape
+        flat = np.ascontiguousarray(values).ravel()
+        left = mines - int(np.count_nonzero(flat == MINE_CODE))
+        kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
+        if kept and self._parts is not None:
+            return flat, left, None
+        numbers = len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1
+        if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either
+            return flat, left, [None] * numbers
+        if self._parts is None:  # past a bound: one whole count a number
+            found = []
+            for number in range(numbers):
+                trial = flat.copy()
+                trial[cell] = number
+                found.append(self.analyze(trial.reshape(height, width), mines, keep=False))
+            return flat, left, found
+        return flat, left, None
+
+    @staticmethod
+    def _declined(status: int, flat: np.ndarray, shape: tuple[int, int], cell: int, number: int, left: int):
+        """The answer for a number the compiled what-if did not finish: None if no layout fits, else
+        counted past its bounds."""
+        if status == IMPOSSIBLE:
+            return None
+        trial = flat.copy()
+        trial[cell] = number
+        return _in_python(trial, *shape, left)
+
     def _changed(self, flat: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
         if self._values is None or self._shape != shape:
             return None
         changed = np.flatnonzero(self._values != flat)
         return changed if len(changed) <= self.MAX_CHANGED else None
+
+
+def _brief(found):
+    """``Tracker.outlook``'s answer for one number from ``analyze_boxes``' (every group with cells that
+    may be safe picked)."""
+    if found is None:
+        return None
+    count, groups, numerators, denominators = found
+    cells = np.bincount(groups[groups >= 0], minlength=len(numerators)).tolist()
+    present = [((a, b), size) for a, b, size in zip(numerators, denominators, cells) if size]
+    decides = any(a == 0 or a == b for (a, b), _ in present)
+    return count, decides, [((a, b), size) for (a, b), size in present if a != b]
 
 
 def _in_python(flat: np.ndarray, height: int, width: int, left: int):

@@ -163,7 +163,7 @@ class LookaheadRun(GameRun):
 
     def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
         """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""
-        good = sum(after.count for after in self.analyzer.what_if(board, cell).values() if after.decides)
+        good = sum(after.count for after in self.analyzer.outlook(board, cell, 0).values() if after.decides)
         return Fraction(good, total)
 
     def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:

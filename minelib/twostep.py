@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from minelib.analysis import Analysis, Analyzer
+from minelib.analysis import Analysis, Analyzer, Outlook
 from minelib.board import MINE, UNOPENED, Board, Cell, neighbour_sums
 from minelib.game import Game
 from minelib.latent import LatentFiftyFifties, mine_layouts
@@ -26,7 +26,7 @@ class TwoStepPlayer(LookaheadPlayer):
     those with fewest unopened neighbours first, and up to ``off_frontier`` cells next to no
     number when those are safe enough: fewest unopened neighbours, then two cells straight from
     a number), at most ``candidates`` in all. For each, every number it may show is analysed
-    (``Analyzer.what_if``) and scored by the blended safety of the best next guess,
+    (``Analyzer.outlook``) and scored by the blended safety of the best next guess,
     ``(blend * s1 + s2) / (blend + 1)`` with s1, s2 the two safest cells' safeties (1 when a
     certain cell appears); the candidate's score is that blend averaged over its numbers,
     weighted by their layouts, so it includes its own safety. A *dead* candidate (it shows the
@@ -226,7 +226,7 @@ class TwoStepRun(LookaheadRun):
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
         chance that it is safe and shows a number from which a certain cell follows."""
-        afters = self.analyzer.what_if(board, cell)
+        afters = self._afters(board, cell)
         blended = [(after.count, self._blended(after)) for after in afters.values()]
         try:
             score = sum(count * b for count, b in blended) / result.count
@@ -236,7 +236,12 @@ class TwoStepRun(LookaheadRun):
         progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
         return len(afters) > 1, score, progress
 
-    def _blended(self, after: Analysis) -> float:
+    def _afters(self, board: Board, cell: Cell) -> dict[int, Outlook] | dict[int, Analysis]:
+        """What each number ``cell`` may show leaves, as much as the score reads: count, ``decides``,
+        ``lowest_risks(2)``."""
+        return self.analyzer.outlook(board, cell)
+
+    def _blended(self, after: Outlook | Analysis) -> float:
         """The blended safety of the best next guess after a candidate showed a number."""
         low = after.lowest_risks(2)
         if not low:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minelib.analysis import Analyzer, ImpossiblePosition, analyze, reference_analyze
+from minelib.analysis import Analyzer, ImpossiblePosition, Outlook, analyze, reference_analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import Game
@@ -335,6 +335,7 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
                     assert number not in found
                     continue
                 _same(found[number], expected)
+            _same_outlook(analyzer.outlook(board, cell, 3), found)
         if result.certain_mines and steps % 2:
             game.flag(result.certain_mines[0])
         else:
@@ -342,6 +343,78 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
             game.open(safe[rng.integers(len(safe))] if not result.certain_safe else safe[0])
         steps += 1
     assert steps > 10
+
+
+def _same_outlook(outlook: dict[int, Outlook], analyses: dict) -> None:
+    """The outlook answers exactly what the whole analyses of every number say, up to its own k."""
+    assert outlook.keys() == analyses.keys()
+    for number, expected in analyses.items():
+        found = outlook[number]
+        assert (found.count, found.decides) == (expected.count, expected.decides), number
+        for k in range(found.k + 1):
+            assert found.lowest_risks(k) == expected.lowest_risks(k), (number, k)
+
+
+@pytest.mark.parametrize(
+    "limits", [{}, {"COMBINE_LIMIT": 2**20}, {"LIMB_BITS": 4}], ids=["fused", "python-combination", "limbs"]
+)
+@given(position_pairs(max_height=5, max_width=6), st.randoms(), st.integers(0, 4))
+def test_the_outlook_is_the_what_if_in_brief(limits, pair, random, k):
+    """``Analyzer.outlook`` against the analyses of ``what_if``, from any position kept before, on
+    every path: the fused call, numbers whose products pass the machine-integer limit (counted in
+    Python one by one), and positions past the engine's bounds (no parts kept: a whole count a
+    number). Cells of any kind of neighbourhood, a k of 0 to 4 (ties in the lowest risks included)."""
+    from minelib import boxes
+
+    (before, _), (board, mines) = pair
+    unopened = board.unopened_cells()
+    if not unopened:
+        return
+    cell = random.choice(unopened)
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in limits.items():
+            patch.setattr(boxes, name, value)
+        analyzer = Analyzer(max(mines, len(before.mine_cells())))
+        with contextlib.suppress(ImpossiblePosition):
+            analyzer.analyze(before)  # kept (or nothing kept)
+        expected = Analyzer(analyzer.mines).what_if(board, cell)
+        _same_outlook(analyzer.outlook(board, cell, k), expected)
+
+
+def test_the_outlook_counts_in_python_the_numbers_the_compiled_call_declines(monkeypatch):
+    """Positions kept with the usual budget, then outlooks with a budget of one layout per component:
+    each number whose region has more layouts is counted in Python, the others in the compiled call,
+    and every one answers as the whole analysis does."""
+    from minelib import boxes
+
+    declined = []
+    monkeypatch.setattr(boxes, "_in_python", _spy(boxes._in_python, declined))
+    rng = np.random.default_rng(5)
+    mixed = 0
+    for board in midgame_positions(BoardSize(16, 30), 99, rng, guesses="frontier"):
+        for cell in board.unopened_cells()[::3]:
+            expected = Analyzer(99).what_if(board, cell)
+            analyzer = Analyzer(99)
+            analyzer.analyze(board)  # kept, every component within the usual budget
+            declined.clear()
+            with monkeypatch.context() as patch:
+                patch.setattr(boxes, "MAX_LEAVES", 1)
+                outlook = analyzer.outlook(board, cell)
+            mixed += 0 < len(declined) < len(outlook)
+            _same_outlook(outlook, expected)
+    assert mixed > 0
+
+
+def test_an_outlook_holds_only_the_lowest_risks_it_was_made_for():
+    board = Board.from_text("1..\n...\n...")
+    analyzer = Analyzer(2)
+    outlook = analyzer.outlook(board, (2, 2), 1)
+    assert outlook.keys() == analyzer.what_if(board, (2, 2)).keys()
+    assert all(len(found.lowest_risks(1)) == 1 for found in outlook.values())
+    with pytest.raises(ValueError, match="holds the 1 lowest risks, not 2"):
+        outlook[0].lowest_risks(2)
+    with pytest.raises(ValueError, match=r"cell \(0, 0\) is not an unopened cell"):
+        analyzer.outlook(board, (0, 0))
 
 
 def test_warm_up_loads_every_compiled_function_a_game_calls():
