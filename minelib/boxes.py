@@ -640,6 +640,19 @@ def _full(values, height, width, left, max_leaves, bits, limit):
 def _update(values, height, width, left, changed, base, max_leaves, bits, limit):
     """``_full`` for ``values``, knowing the parts of a position that differs from it at ``changed``
     cells: the components within reach of a changed cell are counted again, the others kept."""
+    touched, local = _reach(values, height, width, changed, base)
+    status, fresh = _count(values, height, width, local, max_leaves, bits)
+    if status != DONE:
+        return _finish(values, left, status, fresh, limit), fresh
+    parts = _merge(base, touched, fresh)
+    return _finish(values, left, status, parts, limit), parts
+
+
+@njit(**_JIT)
+def _reach(values, height, width, changed, base):
+    """What ``_update`` counts again: the base's components within reach of a changed cell (a box
+    or number cell next to one), and the numbers of ``values`` to count (ascending): those next to
+    a changed cell or in a touched component."""
     polys, label, box_size, _, box_start, box_cells, number_component = base
     n = len(values)
     cell_box = np.full(n, -1, np.int64)
@@ -664,27 +677,7 @@ def _update(values, height, width, left, changed, base, max_leaves, bits, limit)
         if values[z] >= 0 and (near[z] or (number_component[z] >= 0 and touched[number_component[z]])):
             local[found] = z
             found += 1
-    status, fresh = _count(values, height, width, local[:found], max_leaves, bits)
-    if status != DONE:
-        return _finish(values, left, status, fresh, limit), fresh
-    parts = _merge(base, touched, fresh)
-    return _finish(values, left, status, parts, limit), parts
-
-
-@njit(**_JIT)
-def _answers(values, height, width, left, cell, base, max_leaves, bits, limit):
-    """The answer of ``_update`` for ``values`` with ``cell`` opened on each number it may show (the
-    base: ``values``' parts), in a list by number."""
-    y, x = cell // width, cell % width
-    numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
-    changed = np.array([cell])
-    answers = []
-    for number in range(numbers):
-        trial = values.copy()
-        trial[cell] = number
-        answer, _ = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
-        answers.append(answer)
-    return answers
+    return touched, local[:found]
 
 
 @njit(**_JIT)
@@ -692,10 +685,16 @@ def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
     """``_update`` for ``values`` with ``cell`` opened on each number it may show (the base: ``values``'
     parts). Returns, per number: statuses, groups (rows), how many groups, numerators and
     denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free."""
-    answers = _answers(values, height, width, left, cell, base, max_leaves, bits, limit)
-    numbers = len(answers)
+    y, x = cell // width, cell % width
+    numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
+    changed = np.array([cell])
+    answers = []
     widest_groups, widest_ways = 1, 1
-    for answer in answers:
+    for number in range(numbers):
+        trial = values.copy()
+        trial[cell] = number
+        answer, _ = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
+        answers.append(answer)
         widest_groups = max(widest_groups, len(answer[2]))
         widest_ways = max(widest_ways, len(answer[4]))
     statuses = np.zeros(numbers, np.int64)
@@ -731,38 +730,46 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     The groups are picked in floating point with room to spare (a ratio within 1e-9 of the k-th
     lowest is kept), so the exact k lowest are among them whatever the rounding: Python ranks the
     picks exactly as ``lowest_of`` ranks all the groups."""
-    answers = _answers(values, height, width, left, cell, base, max_leaves, bits, limit)
-    numbers = len(answers)
-    widest_groups, widest_ways = 1, 1
-    for answer in answers:
-        widest_groups = max(widest_groups, len(answer[2]))
-        widest_ways = max(widest_ways, len(answer[4]))
+    y, x = cell // width, cell % width
+    numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
+    trial = values.copy()
+    trial[cell] = 0  # a number: what is counted again is the same whatever the number (see _update)
+    touched, local = _reach(trial, height, width, np.array([cell]), base)
+    unopened = 0
+    for c in range(len(trial)):
+        if trial[c] == UNOPENED_CODE:
+            unopened += 1
     statuses = np.zeros(numbers, np.int64)
-    ways = np.ones((numbers, widest_ways), np.int64)
     s = np.zeros(numbers, np.int64)
     ta = np.zeros(numbers, np.int64)
     tb = np.zeros(numbers, np.int64)
     free = np.zeros(numbers, np.int64)
     decides = np.zeros(numbers, np.bool_)
     picked = np.zeros(numbers, np.int64)
-    pick_numerators = np.zeros((numbers, widest_groups), np.int64)
-    pick_denominators = np.ones((numbers, widest_groups), np.int64)
-    pick_cells = np.zeros((numbers, widest_groups), np.int64)
+    found_ways = [np.ones(1, np.int64) for _ in range(numbers)]  # per number (these for a declined one)
+    found_numerators = [np.zeros(0, np.int64) for _ in range(numbers)]
+    found_denominators = [np.zeros(0, np.int64) for _ in range(numbers)]
+    found_cells = [np.zeros(0, np.int64) for _ in range(numbers)]
     for number in range(numbers):
-        status, groups, numerators, denominators, number_ways, s[number], ta[number], tb[number], free[number] = (
-            answers[number]
-        )
+        trial[cell] = number
+        status, fresh = _count(trial, height, width, local, max_leaves, bits)
+        if status == DONE:
+            polys, label, box_size, tallies, _, box_cells, _ = _merge(base, touched, fresh)
+            free[number] = unopened - len(box_cells)
+            status, numerators, denominators, number_ways, s[number], ta[number], tb[number] = _combine_parts(
+                polys, label, box_size, tallies, free[number], left, limit
+            )
         statuses[number] = status
         if status != DONE:
             continue
-        ways[number, : len(number_ways)] = number_ways
-        cells = np.zeros(len(numerators), np.int64)
-        for g in groups:
-            if g >= 0:
-                cells[g] += 1
-        risky = np.empty(len(numerators), np.int64)  # the groups with cells that may be safe
+        found_ways[number] = number_ways
+        boxes = len(box_size)
+        cells = np.empty(boxes + 1, np.int64)  # each group's cells: the boxes, then the free cells
+        cells[:boxes] = box_size
+        cells[boxes] = free[number]
+        risky = np.empty(boxes + 1, np.int64)  # the groups with cells that may be safe
         found = 0
-        for g in range(len(numerators)):
+        for g in range(boxes + 1):
             if cells[g]:
                 if numerators[g] == 0 or numerators[g] == denominators[g]:
                     decides[number] = True
@@ -773,20 +780,30 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
         ratio = np.empty(found)
         for i in range(found):
             ratio[i] = numerators[risky[i]] / denominators[risky[i]]
-        order = np.argsort(ratio)
         threshold, seen = np.inf, 0
-        for i in order:
+        for i in np.argsort(ratio):
             seen += cells[risky[i]]
             if seen >= k:
                 threshold = ratio[i] * (1 + 1e-9)
                 break
-        for i in range(found):
-            if ratio[i] <= threshold:
-                g = risky[i]
-                at = picked[number]
-                pick_numerators[number, at], pick_denominators[number, at] = numerators[g], denominators[g]
-                pick_cells[number, at] = cells[g]
-                picked[number] += 1
+        chosen = risky[ratio <= threshold]
+        picked[number] = len(chosen)
+        found_numerators[number] = numerators[chosen]
+        found_denominators[number] = denominators[chosen]
+        found_cells[number] = cells[chosen]
+    widest_ways, widest_picks = 1, 1
+    for number in range(numbers):
+        widest_ways = max(widest_ways, len(found_ways[number]))
+        widest_picks = max(widest_picks, picked[number])
+    ways = np.ones((numbers, widest_ways), np.int64)
+    pick_numerators = np.zeros((numbers, widest_picks), np.int64)
+    pick_denominators = np.ones((numbers, widest_picks), np.int64)
+    pick_cells = np.zeros((numbers, widest_picks), np.int64)
+    for number in range(numbers):
+        ways[number, : len(found_ways[number])] = found_ways[number]
+        pick_numerators[number, : picked[number]] = found_numerators[number]
+        pick_denominators[number, : picked[number]] = found_denominators[number]
+        pick_cells[number, : picked[number]] = found_cells[number]
     return statuses, ways, s, ta, tb, free, decides, picked, pick_numerators, pick_denominators, pick_cells
 
 
