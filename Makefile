@@ -99,11 +99,12 @@ records: install
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
 # file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
 # record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
-# Then with the defaults since (LONG_TODAY_RUNS, files named _2026-11): the expert settings again, and
-# intermediate (about 6 and 12 minutes).
+# Then with the defaults since (LONG_TODAY_RUNS, files named _2026-11): the expert settings again,
+# intermediate (about 6 and 12 minutes) and beginner (about 3 minutes each).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000
-LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000
+LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
+	beginner:zero:1000000 beginner:safe:500000
 long-runs: install
 	@mkdir -p results/long; for run in $(LONG_RUNS); do level=$${run%%:*}; rest=$${run#*:}; \
 		rule=$${rest%%:*}; games=$${rest#*:}; \
