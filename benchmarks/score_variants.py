@@ -2,7 +2,7 @@
 
     python benchmarks/score_variants.py [VARIANT ...] [--games 20000] [--start 100000] [--level expert]
         [--rule safe] [--first 0,0] [--seed 2026] [--workers 2]
-        [--stored results/long/expert_safe_2026-11.sqlite]
+        [--stored results/long/expert_safe_2026-11.sqlite] [--player-options KEY=VALUE,...]
 
 Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to ``TwoStepRun``
 (subclasses here, not the library's player):
@@ -15,12 +15,17 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   the next move were the last).
 - ``uncertain``: after such a number, the blend of the two safest cells that are not certain, the
   safety of the next real guess (the player counts the certain cell as a safety of 1).
+- ``jitter:EPS``: not a new score but the player's own, each number's weight (its layouts over the
+  position's) taken as a float ratio and multiplied by 1 + EPS u, u in [-1, 1] fixed by the count
+  and the number: what a compiled game loop, which must rank by floats (counts pass 64 bits), could
+  change. ``jitter:0`` is the ratio alone, against the player's exact product form.
 
 The strongest player (today's defaults) with the change plays games of a record setting (game i as
 in the record run with ``--seed 2026``; by default from game 100,000 of the million-game run with
 today's defaults), and each game is compared with the stored run: the difference of the win rates
-with its 95% interval, and the games only one of them won. ``zero:0`` and ``progress:4`` play the
-stored games again, each as stored. The README's measurements are ``--games 100000`` (``uncertain``:
+with its 95% interval, the games only one of them won, and the games played otherwise (won or
+guesses not as stored: a replay of the stored run would fail there). ``zero:0`` and ``progress:4``
+play the stored games again, each as stored. The README's measurements are ``--games 100000`` (``uncertain``:
 10,000). For reading, not asserting.
 """
 
@@ -34,16 +39,17 @@ from minelib import experiments as ex
 from minelib.analysis import Analysis
 from minelib.board import Board, Cell
 from minelib.game import Game
+from minelib.players import parse_options
 from minelib.report import text_table
 from minelib.twostep import TwoStepPlayer, TwoStepRun
 
 
 class VariantPlayer(TwoStepPlayer):
-    """``TwoStepPlayer`` (its defaults) whose games are played by ``run``, a subclass of ``TwoStepRun``
-    with ``value`` (the variant's number, if it has one)."""
+    """``TwoStepPlayer`` (its defaults, or ``options``) whose games are played by ``run``, a subclass of
+    ``TwoStepRun`` with ``value`` (the variant's number, if it has one)."""
 
-    def __init__(self, run: type[TwoStepRun], value: float = 0.0):
-        super().__init__()
+    def __init__(self, run: type[TwoStepRun], value: float = 0.0, options: str = ""):
+        super().__init__(**parse_options(options))
         self.run, self.value = run, value
 
     def _run(self, game: Game, log: bool) -> TwoStepRun:
@@ -89,14 +95,39 @@ class UncertainRun(TwoStepRun):
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
 
 
-VARIANTS = {"zero": ZeroBonusRun, "progress": ProgressBlendRun, "uncertain": UncertainRun}
+class JitterRun(TwoStepRun):
+    player: VariantPlayer
+
+    def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
+        afters = self._afters(board, cell)
+        eps = self.player.value
+        score = sum(
+            after.count / result.count * (1 + eps * _spread(after.count, number)) * self._blended(after)
+            for number, after in afters.items()
+        )
+        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
+        return len(afters) > 1, score, progress
+
+
+def _spread(count: int, number: int) -> float:
+    """A number in [-1, 1] fixed by a layout count and a number (a float's error, reproducibly)."""
+    return (count * 2_654_435_761 + number * 40_503) % 2_000_003 / 1_000_001.5 - 1
+
+
+VARIANTS = {"zero": ZeroBonusRun, "progress": ProgressBlendRun, "uncertain": UncertainRun, "jitter": JitterRun}
 DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make benchmarks): two of the README's
 
 
-def play_chunk(setting: ex.Setting, indices: list[int], run: type[TwoStepRun], value: float) -> list[tuple[int, bool]]:
-    """Per game: its index and whether the player with the variant won it."""
-    player = VariantPlayer(run, value)
-    return [(index, player.play(*ex.setting_game(setting, index)).won) for index in indices]
+def play_chunk(
+    setting: ex.Setting, indices: list[int], run: type[TwoStepRun], value: float, options: str
+) -> list[tuple[int, bool, int]]:
+    """Per game: its index, whether the player with the variant won it, and its guesses."""
+    player = VariantPlayer(run, value, options)
+    return [
+        (index, record.won, record.guesses)
+        for index in indices
+        for record in [player.play(*ex.setting_game(setting, index))]
+    ]
 
 
 def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
@@ -117,11 +148,18 @@ def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP or uncertain")
+    parser.add_argument(
+        "variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP, uncertain or jitter:EPS"
+    )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
     parser.add_argument("--stored", default="results/long/expert_safe_2026-11.sqlite")
+    parser.add_argument("--player-options", default="", help="the player's options under every variant (key=value,...)")
     args = parser.parse_args()
+    try:
+        VariantPlayer(TwoStepRun, 0.0, args.player_options)
+    except (ValueError, TypeError) as error:
+        parser.error(f"--player-options {args.player_options!r}: {error}")
     try:
         variants = [(text, *parse_variant(text)) for text in args.variants]
     except ValueError as error:
@@ -133,9 +171,10 @@ def main() -> None:
         parser.error(f"{args.stored} does not hold game {missing[0]} of this setting (nor {len(missing) - 1} others)")
     table = []
     for text, run, value in variants:
-        rows = map_chunks(play_chunk, setting, args, run, value)
-        won = [w for _, w in rows]
-        base = [stored[i]["won"] for i, _ in rows]
+        rows = map_chunks(play_chunk, setting, args, run, value, args.player_options)
+        won = [w for _, w, _ in rows]
+        base = [stored[i]["won"] for i, _, _ in rows]
+        otherwise = sum((w, g) != (stored[i]["won"], stored[i]["guesses"]) for i, w, g in rows)
         mean, half = ex.paired_difference(won, base)
         diff = [int(a) - int(b) for a, b in zip(won, base)]
         table.append(
@@ -147,10 +186,12 @@ def main() -> None:
                 "difference": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
                 "won only here": diff.count(1),
                 "lost only here": diff.count(-1),
+                "played otherwise": otherwise,
             }
         )
     print(f"{args.level}, rule {args.rule}, first click ({args.first}), seed {args.seed}, games {args.start} to "
-          f"{args.start + args.games - 1}, against {args.stored}")  # fmt: skip
+          f"{args.start + args.games - 1}, against {args.stored}"
+          + (f"; the player's options {args.player_options}" if args.player_options else ""))  # fmt: skip
     print(text_table(table))
 
 

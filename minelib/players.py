@@ -30,7 +30,17 @@ def make_player(name: str, options: str = ""):
     """The registered player ``name`` with ``options`` written ``key=value,...`` (values are integers,
     or fractions such as ``9/10``); raise ValueError naming an unknown player, option or value."""
     check_player(name)
-    kwargs: dict[str, Any] = {}  # each player checks its own options
+    kwargs = parse_options(options)
+    try:
+        return PLAYERS[name](**kwargs)
+    except TypeError as error:
+        raise ValueError(f"player {name!r} does not take these options: {options!r} ({error})") from None
+
+
+def parse_options(options: str) -> dict[str, Any]:
+    """Player options written ``key=value,...`` as keyword arguments (integers, or fractions such as
+    ``9/10``); raise ValueError naming an item not so written. Each player checks its own options."""
+    kwargs: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in options.split(","))):
         key, equals, value = item.partition("=")
         try:
@@ -39,10 +49,7 @@ def make_player(name: str, options: str = ""):
             kwargs[key.strip()] = Fraction(value) if "/" in value else int(value)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"player option {item!r} is not written key=value with a number") from None
-    try:
-        return PLAYERS[name](**kwargs)
-    except TypeError as error:
-        raise ValueError(f"player {name!r} does not take these options: {options!r} ({error})") from None
+    return kwargs
 
 
 def check_player(name: str) -> None:
@@ -65,4 +72,5 @@ __all__ = [
     "ZDDPlayer",
     "check_player",
     "make_player",
+    "parse_options",
 ]

@@ -42,7 +42,12 @@ class TwoStepPlayer(LookaheadPlayer):
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
     risk it would have to take anyway weighs less.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
-    deterministic.
+    deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
+    ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
+    by their unrounded scores, so that two cells of equal score go the way the floating-point sums
+    happen to round. The same code plays the same moves either way; but with each score's terms off
+    by 1e-12 (a compiled game loop summing floats), 2.2% of expert games are played otherwise
+    without ``ties`` and none with it (``benchmarks/score_variants.py jitter:EPS``, README).
     """
 
     name = "twostep"
@@ -59,6 +64,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_compiled: int = 5000,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
+        ties: bool = False,
     ):
         super().__init__(
             lookahead=candidates,
@@ -70,11 +76,11 @@ class TwoStepPlayer(LookaheadPlayer):
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(1, candidates=candidates)
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
-        for name, flag in (("dead", dead), ("forced", forced)):
+        for name, flag in (("dead", dead), ("forced", forced), ("ties", ties)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
-        self.forced, self.influence = forced, Fraction(influence)
+        self.forced, self.influence, self.ties = forced, Fraction(influence), ties
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
         return TwoStepRun(game, log, self)
@@ -102,14 +108,14 @@ class TwoStepRun(LookaheadRun):
             pair = self.forced_pair(board, result)
             if pair:
                 a, b = pair
-                cell = a if self.score(board, result, a)[1] >= self.score(board, result, b)[1] else b
+                cell = a if self._ranked(board, result, a)[1] >= self._ranked(board, result, b)[1] else b
                 return Move("open", cell, False, Fraction(1, 2))
         weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
         if self.player.influence:
             latent = LatentFiftyFifties(self.latent_analyzer, board, result)
             pseudo = latent.pseudo()
             if pseudo:  # a 50/50 or safe: the living one with the best score, then row by row
-                cell = max(pseudo, key=lambda c: self.score(board, result, c)[:2] + (-pseudo.index(c),))
+                cell = max(pseudo, key=lambda c: self._ranked(board, result, c) + (-pseudo.index(c),))
                 return Move("open", cell, False, risk(cell))
             weight = self._influenced(latent, lowest, candidates)
             candidates = list(weight)
@@ -129,6 +135,12 @@ class TwoStepRun(LookaheadRun):
                 floor = max(floor, score)
         cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
         return Move("open", cell, False, risk(cell))
+
+    def _ranked(self, board: Board, result: Analysis, cell: Cell) -> tuple[bool, float]:
+        """Whether ``cell`` is living, and its score as the 50/50s rank it: rounded to 1e-9 with
+        ``ties``, else as computed."""
+        living, score, _ = self.score(board, result, cell)
+        return living, round(score, 9) if self.player.ties else score
 
     def _influenced(self, latent: LatentFiftyFifties, lowest: Fraction, candidates: list[Cell]):
         """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added

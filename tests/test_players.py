@@ -389,6 +389,35 @@ def test_a_forced_guess_is_found_and_played_first():
     assert without.recommend(board, 7).cell not in pair
 
 
+@pytest.mark.parametrize("forced", [1, 0], ids=["forced-pair", "pseudo-fifty-fifty"])
+def test_with_ties_the_fifty_fifties_are_ranked_by_the_rounded_score(forced):
+    """The walled pair of the test above, its two cells of equal score, the second's nudged up by
+    1e-12 (a float sum done in another order): ``ties`` keeps the first cell (rounded to 1e-9 they
+    tie, and ties go by order), without it the nudge decides. Both routes: the forced pair, and
+    the "50/50 or safe" cells of the latent 50/50s (forced pairs off)."""
+    from minelib.twostep import TwoStepPlayer, TwoStepRun
+
+    class Nudged(TwoStepRun):
+        def score(self, board, result, cell):
+            living, score, progress = super().score(board, result, cell)
+            return living, score + (1e-12 if cell == (3, 1) else 0.0), progress
+
+    class Player(TwoStepPlayer):
+        def _run(self, game, log):
+            return Nudged(game, log, self)
+
+    board = Board.from_text("..111\n2.2..\n.4F4.\n..F.1")
+    plain = TwoStepPlayer(forced=forced, endgame_layouts=0, endgame_compiled=0)
+    run = TwoStepRun(Game.showing(board, 7), False, plain)
+    result = run.analyzer.analyze(board)
+    assert run.score(board, result, (3, 0)) == run.score(board, result, (3, 1))  # a tie, as computed
+    for ties, expected in ((1, (3, 0)), (0, (3, 1))):
+        move = Player(forced=forced, ties=ties, endgame_layouts=0, endgame_compiled=0).recommend(board, 7)
+        assert move.cell == expected, ties
+    with pytest.raises(ValueError, match="ties must be 0 or 1"):
+        TwoStepPlayer(ties=2)
+
+
 @settings(max_examples=150, deadline=None)
 @given(positions(max_height=4, max_width=5))
 def test_every_forced_pair_found_is_one_by_brute_force(position):
