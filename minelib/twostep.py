@@ -231,9 +231,10 @@ class TwoStepRun(LookaheadRun):
         interior = np.flatnonzero((ranks >= 0) & (numbered == 0))
         interior = interior[np.argsort(around[interior] * (2 * n) + ~far[interior] * n + interior)]
         chosen = (interior[: player.off_frontier].tolist() + frontier.tolist())[: player.lookahead]
-        cells = [board.size.cell_at(c) for c in chosen or interior[:1].tolist()]
-        cells.sort(key=lambda c: (result.probability(c), c))  # safest first: the bound in guess prunes more
-        return lowest, cells
+        chosen = chosen or interior[:1].tolist()
+        # safest first (the bound in guess prunes more), then row by row: a rank orders as its probability
+        chosen.sort(key=lambda c: (ranks[c], c))
+        return lowest, [board.size.cell_at(c) for c in chosen]
 
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
