@@ -763,30 +763,10 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
         if status != DONE:
             continue
         found_ways[number] = number_ways
-        boxes = len(box_size)
-        cells = np.empty(boxes + 1, np.int64)  # each group's cells: the boxes, then the free cells
-        cells[:boxes] = box_size
-        cells[boxes] = free[number]
-        risky = np.empty(boxes + 1, np.int64)  # the groups with cells that may be safe
-        found = 0
-        for g in range(boxes + 1):
-            if cells[g]:
-                if numerators[g] == 0 or numerators[g] == denominators[g]:
-                    decides[number] = True
-                if numerators[g] != denominators[g]:
-                    risky[found] = g
-                    found += 1
-        risky = risky[:found]
-        ratio = np.empty(found)
-        for i in range(found):
-            ratio[i] = numerators[risky[i]] / denominators[risky[i]]
-        threshold, seen = np.inf, 0
-        for i in np.argsort(ratio):
-            seen += cells[risky[i]]
-            if seen >= k:
-                threshold = ratio[i] * (1 + 1e-9)
-                break
-        chosen = risky[ratio <= threshold]
+        cells = np.empty(len(box_size) + 1, np.int64)  # each group's cells: the boxes, then the free cells
+        cells[:-1] = box_size
+        cells[-1] = free[number]
+        decides[number], chosen = _pick(numerators, denominators, cells, k)
         picked[number] = len(chosen)
         found_numerators[number] = numerators[chosen]
         found_denominators[number] = denominators[chosen]
@@ -805,6 +785,34 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
         pick_denominators[number, : picked[number]] = found_denominators[number]
         pick_cells[number, : picked[number]] = found_cells[number]
     return statuses, ways, s, ta, tb, free, decides, picked, pick_numerators, pick_denominators, pick_cells
+
+
+@njit(**_JIT)
+def _pick(numerators, denominators, cells, k):
+    """Whether some group with cells is certain (safe or a mine), and the groups with cells that may
+    be safe whose ratio is at most the ``k``-th lowest cell's (counted cell by cell) plus 1e-9 of it:
+    all of them when they hold fewer than ``k`` cells."""
+    decides = False
+    risky = np.empty(len(cells), np.int64)
+    found = 0
+    for g in range(len(cells)):
+        if cells[g]:
+            if numerators[g] == 0 or numerators[g] == denominators[g]:
+                decides = True
+            if numerators[g] != denominators[g]:
+                risky[found] = g
+                found += 1
+    risky = risky[:found]
+    ratio = np.empty(found)
+    for i in range(found):
+        ratio[i] = numerators[risky[i]] / denominators[risky[i]]
+    threshold, seen = np.inf, 0
+    for i in np.argsort(ratio):
+        seen += cells[risky[i]]
+        if seen >= k:
+            threshold = ratio[i] * (1 + 1e-9)  # room for rounding: the exact k lowest are kept
+            break
+    return decides, risky[ratio <= threshold]
 
 
 @njit(**_JIT)
