@@ -301,22 +301,30 @@ class Analyzer:
         found = {}
         for number, fast in enumerate(self._tracker.what_if(board.values, self.mines, board.size.cell_id(cell))):
             if fast is not None:
-                values = board.values.copy()
-                values[cell] = number
-                found[number] = Analysis(Board._valid(values), self.mines, *fast)
+                found[number] = self._after(board, cell, number, fast)
         return found
 
     def outlook(self, board: Board, cell: Cell, k: int = 2) -> dict[int, Outlook]:
         """``what_if`` in brief: for every number the unopened ``cell`` may show, the layout count,
         whether a certain cell follows, and the ``k`` lowest risks, exactly as the analyses of
         ``what_if`` give them (``Outlook``), without making them. ``board`` becomes the position kept."""
+        from minelib.boxes import Brief
+
         self._check_cell(board, cell)
         found = {}
-        for number, brief in enumerate(self._tracker.outlook(board.values, self.mines, board.size.cell_id(cell), k)):
-            if brief is not None:
-                count, decides, groups = brief
-                found[number] = Outlook(count, decides, lowest_of(groups, k), k)
+        for number, fast in enumerate(self._tracker.outlook(board.values, self.mines, board.size.cell_id(cell), k)):
+            if isinstance(fast, Brief):
+                found[number] = Outlook(fast.layouts, fast.decides, lowest_of(fast.picks, k), k)
+            elif fast is not None:  # counted whole, past the compiled call's bounds: read from its analysis
+                after = self._after(board, cell, number, fast)
+                found[number] = Outlook(after.count, after.decides, after.lowest_risks(k), k)
         return found
+
+    def _after(self, board: Board, cell: Cell, number: int, fast) -> Analysis:
+        """The analysis of ``board`` with ``cell`` showing ``number``, from the engine's answer."""
+        values = board.values.copy()
+        values[cell] = number
+        return Analysis(Board._valid(values), self.mines, *fast)
 
     def _check_cell(self, board: Board, cell: Cell) -> None:
         if board.values[cell] != UNOPENED:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from math import comb, perm, prod
 from operator import mul
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -890,15 +891,27 @@ def analyze_boxes(values: np.ndarray, mines: int):
     return _result(answer, flat, height, width, left)
 
 
+def _layouts(ways: np.ndarray, s: int, ta: int, tb: int, free: int) -> int:
+    """The layout count of a compiled answer's pieces (see ``_full``)."""
+    return prod(ways.tolist()) * s * comb(free, ta) // perm(tb, tb - ta)
+
+
 def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
     """``analyze_boxes``'s answer from a compiled answer (the Python path when a bound was passed)."""
     status, groups, numerators, denominators, ways, s, ta, tb, free = answer
     if status == DONE:
-        count = prod(ways.tolist()) * s * comb(free, ta) // perm(tb, tb - ta)
-        return count, groups, numerators.tolist(), denominators.tolist()
+        return _layouts(ways, s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
     if status == IMPOSSIBLE:
         return None
     return _in_python(flat, height, width, left)
+
+
+class Brief(NamedTuple):
+    """``Tracker.outlook``'s answer for one number the compiled call finished."""
+
+    layouts: int  # the layout count
+    decides: bool  # some unopened cell is certain, safe or a mine
+    picks: list  # ((numerator, denominator), cells) of groups that may hold the k lowest risks
 
 
 _warm = False
@@ -979,12 +992,14 @@ class Tracker:
         return found
 
     def outlook(self, values: np.ndarray, mines: int, cell: int, k: int = 2) -> list:
-        """``what_if`` in brief, for ranking guesses: per number, None where no layout fits, else (the
-        layout count, whether some unopened cell is certain, and ((numerator, denominator), cells) of
-        groups of cells that may be safe, among them those of the ``k`` lowest mine probabilities)."""
+        """``what_if`` in brief, for ranking guesses: per number, None where no layout fits, a ``Brief``
+        (the layout count, whether some unopened cell is certain, and ((numerator, denominator),
+        cells) of groups of cells that may be safe, among them those of the ``k`` lowest mine
+        probabilities), or, for a number counted past the compiled call's bounds, ``what_if``'s
+        answer."""
         flat, left, whole = self._what_if_base(values, mines, cell)
         if whole is not None:
-            return [_brief(found) for found in whole]
+            return whole
         height, width = values.shape
         statuses, ways, s, ta, tb, free, decides, picked, numerators, denominators, cells = _outlook(
             flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT, k
@@ -993,13 +1008,13 @@ class Tracker:
         s, ta, tb, free, decides = s.tolist(), ta.tolist(), tb.tolist(), free.tolist(), decides.tolist()
         for number, status in enumerate(statuses.tolist()):
             if status != DONE:
-                found.append(_brief(self._declined(status, flat, values.shape, cell, number, left)))
+                found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
-            count = prod(ways[number].tolist()) * s[number] * comb(free[number], ta[number])
-            count //= perm(tb[number], tb[number] - ta[number])
             size = int(picked[number])
             ratios = zip(numerators[number, :size].tolist(), denominators[number, :size].tolist())
-            found.append((count, decides[number], list(zip(ratios, cells[number, :size].tolist()))))
+            picks = list(zip(ratios, cells[number, :size].tolist()))
+            count = _layouts(ways[number], s[number], ta[number], tb[number], free[number])
+            found.append(Brief(count, decides[number], picks))
         return found
 
     def _what_if_base(self, values: np.ndarray, mines: int, cell: int):
@@ -1039,18 +1054,6 @@ class Tracker:
             return None
         changed = np.flatnonzero(self._values != flat)
         return changed if len(changed) <= self.MAX_CHANGED else None
-
-
-def _brief(found):
-    """``Tracker.outlook``'s answer for one number from ``analyze_boxes``' (every group with cells that
-    may be safe picked)."""
-    if found is None:
-        return None
-    count, groups, numerators, denominators = found
-    cells = np.bincount(groups[groups >= 0], minlength=len(numerators)).tolist()
-    present = [((a, b), size) for a, b, size in zip(numerators, denominators, cells) if size]
-    decides = any(a == 0 or a == b for (a, b), _ in present)
-    return count, decides, [((a, b), size) for (a, b), size in present if a != b]
 
 
 def _in_python(flat: np.ndarray, height: int, width: int, left: int):
@@ -1227,4 +1230,4 @@ def _binomial_column(n: int, low: int, high: int) -> dict[int, int]:
     return column
 
 
-__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Tracker", "analyze_boxes", "warm_up"]
+__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Brief", "Tracker", "analyze_boxes", "warm_up"]
