@@ -98,15 +98,12 @@ class UncertainRun(TwoStepRun):
 class JitterRun(TwoStepRun):
     player: VariantPlayer
 
-    def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
-        afters = self._afters(board, cell)
+    def _weighted(self, afters: dict, total: int) -> float:
         eps = self.player.value
-        score = sum(
-            after.count / result.count * (1 + eps * _spread(after.count, number)) * self._blended(after)
+        return sum(
+            after.count / total * (1 + eps * _spread(after.count, number)) * self._blended(after)
             for number, after in afters.items()
         )
-        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
-        return len(afters) > 1, score, progress
 
 
 def _spread(count: int, number: int) -> float:

@@ -240,14 +240,17 @@ class TwoStepRun(LookaheadRun):
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
         chance that it is safe and shows a number from which a certain cell follows."""
         afters = self._afters(board, cell)
+        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
+        return len(afters) > 1, self._weighted(afters, result.count), progress
+
+    def _weighted(self, afters: dict, total: int) -> float:
+        """The blended safeties after each number, weighted by the number's layouts over ``total``."""
         blended = [(after.count, self._blended(after)) for after in afters.values()]
         try:
-            score = sum(count * b for count, b in blended) / result.count
+            return sum(count * b for count, b in blended) / total
         except OverflowError:  # counts past the range of a float (40x40 with 320 mines): ratios first
             # (not always: the product form is what the stored runs played, to the last bit)
-            score = sum(count / result.count * b for count, b in blended)
-        progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
-        return len(afters) > 1, score, progress
+            return sum(count / total * b for count, b in blended)
 
     def _afters(self, board: Board, cell: Cell) -> dict[int, Outlook] | dict[int, Analysis]:
         """What each number ``cell`` may show leaves, as much as the score reads: count, ``decides``,
