@@ -25,8 +25,8 @@ in the record run with ``--seed 2026``; by default from game 100,000 of the mill
 today's defaults), and each game is compared with the stored run: the difference of the win rates
 with its 95% interval, the games only one of them won, and the games played otherwise (won or
 guesses not as stored: a replay of the stored run would fail there). ``zero:0`` and ``progress:4``
-play the stored games again, each as stored. The README's measurements are ``--games 100000`` (``uncertain``:
-10,000). For reading, not asserting.
+play the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are
+``--games 100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
 
 import argparse
@@ -112,7 +112,7 @@ def _spread(count: int, number: int) -> float:
 
 
 VARIANTS = {"zero": ZeroBonusRun, "progress": ProgressBlendRun, "uncertain": UncertainRun, "jitter": JitterRun}
-DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make benchmarks): two of the README's
+DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make benchmarks): two of benchmarks/README.md's
 
 
 def play_chunk(

@@ -47,7 +47,7 @@ class TwoStepPlayer(LookaheadPlayer):
     by their unrounded scores, so that two cells of equal score go the way the floating-point sums
     happen to round. The same code plays the same moves either way; but with each score's terms off
     by 1e-12 (a compiled game loop summing floats), 2.2% of expert games are played otherwise
-    without ``ties`` and none with it (``benchmarks/score_variants.py jitter:EPS``, README).
+    without ``ties`` and none with it (``benchmarks/score_variants.py jitter:EPS``, ``benchmarks/README.md``).
     """
 
     name = "twostep"
