@@ -9,13 +9,15 @@ import argparse
 import json
 import sys
 from contextlib import contextmanager
+from fractions import Fraction
 
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import FIRST_CELLS, FIRST_CLICK_RULES
 from minelib.optimal import AUTO_LAYOUTS, DEFAULT_MAX_STATES, ENGINES, OptimalSolver
-from minelib.players import PLAYERS, STRONGEST
+from minelib.players import PLAYERS, STRONGEST, make_player
+from minelib.report import text_table
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,9 +53,18 @@ def _advise(args) -> None:
     board = _read_board(args.file)
     if not board.unopened_cells():
         raise ValueError("the position has no unopened cell: nothing to advise")
-    move = PLAYERS[args.player]().recommend(board, args.mines)
+    player = make_player(args.player, args.options)
+    if args.candidates and not hasattr(player, "scores"):
+        raise ValueError(f"--candidates: the {args.player} player scores no candidates (the twostep player does)")
+    move = player.recommend(board, args.mines)
+    weighed = _candidates(player, board, args.mines) if args.candidates else None
     if args.json:
-        print(json.dumps(_move_json(move, args.player)))
+        answer = _move_json(move, args.player)
+        if weighed is not None:
+            answer["candidates"] = [
+                {"cell": list(cell), "mine_probability": str(p), "score": score} for cell, p, score in weighed
+            ]
+        print(json.dumps(answer))
         return
     y, x = move.cell
     if move.certain:
@@ -64,6 +75,28 @@ def _advise(args) -> None:
     if move.win_probability is not None:
         w = move.win_probability
         print(f"win probability with optimal play from here: {w} = {float(w):.6f} (exact endgame search)")
+    if weighed:
+        print("the guesses weighed, best two-step score first (the chance to survive the guess and the next):")
+        rows = [
+            {"cell": f"({y},{x})", "mine probability": f"{p} = {float(p):.1%}", "score": score}
+            for (y, x), p, score in weighed
+        ]
+        print(text_table(rows, ".4f"))
+    elif weighed is not None:
+        print("no guess weighed: a certain move exists")
+
+
+def _candidates(player, board: Board, mines: int) -> list[tuple[tuple[int, int], Fraction, float]]:
+    """The guesses the player weighs (``scores``), with each cell's exact mine probability, best score
+    first (rounded to 1e-9, ties in the player's order of candidates)."""
+    scores = player.scores(board, mines)
+    result = analyze(board, mines)
+    weighed = []
+    for cell in sorted(scores, key=lambda c: -round(scores[c], 9)):  # stable: ties keep the player's order
+        p = result.probability(cell)
+        assert p is not None  # a candidate is unopened
+        weighed.append((cell, p, scores[cell]))
+    return weighed
 
 
 def _move_json(move, player: str) -> dict:
@@ -183,6 +216,15 @@ def _read_layouts(path: str) -> tuple[str, ...]:
     return pictures
 
 
+def _add_options_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--options",
+        default="",
+        metavar="KEY=VALUE,...",
+        help="the player's options, e.g. dead=0 or cut=4/5 (see its class in minelib.players)",
+    )
+
+
 def _add_position_arguments(command: argparse.ArgumentParser, json_help: str) -> None:
     command.add_argument("file", nargs="?", help="board file (default: standard input)")
     command.add_argument("--mines", type=int, required=True, help="total number of mines, flags included")
@@ -254,6 +296,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     advise.add_argument(
         "--player", choices=list(PLAYERS), default=STRONGEST, help=f"the player asked (default {STRONGEST})"
+    )
+    _add_options_argument(advise)
+    advise.add_argument(
+        "--candidates",
+        action="store_true",
+        help="also print the guesses the twostep player weighs, with their exact mine probability and "
+        'two-step score, best first (JSON: "candidates": [{"cell", "mine_probability", "score"}, ...])',
     )
     advise.set_defaults(run=_advise)
     optimal = commands.add_parser(
@@ -338,12 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         "safest: lookahead without its look-ahead; twostep: guesses that look two moves ahead "
         f"(default {STRONGEST}; --solver is an old alias)",
     )
-    play.add_argument(
-        "--options",
-        default="",
-        metavar="KEY=VALUE,...",
-        help="the player's options, e.g. dead=0 or cut=4/5 (see its class in minelib.players)",
-    )
+    _add_options_argument(play)
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")
     play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")

@@ -44,6 +44,9 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
         (["advise", "--mines", "0"], "00\n00\n", "no unopened cell: nothing to advise"),
         (["advise", "--mines", "3"], "12\n..\n", "3 mines left to place but only 2 unopened cells"),
         (["advise", "--mines", "1", "--player", "best"], "1.\n..\n", "invalid choice: 'best'"),
+        (["advise", "--mines", "1", "--options", "frob=1"], "1.\n..\n", "does not take these options: 'frob=1'"),
+        (["advise", "--mines", "1", "--options", "cut"], "1.\n..\n", "option 'cut' is not written key=value"),
+        (["advise", "--mines", "1", "--player", "zdd", "--candidates"], "1.\n..\n", "the zdd player scores no"),
         (["play", "--size", "9x9", "--mines", "10", "--first", "edge"], "", "unknown first click 'edge'"),
     ],
 )
@@ -217,3 +220,38 @@ def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
     result = run("advise", "--mines", "5", stdin=".....\n.....\n..1..\n.....\n.....\n")
     assert result.returncode == 0 and "a guess, mine probability 1/8" in result.stdout
     assert "win probability" not in result.stdout  # too many layouts for the endgame search
+
+
+CENTRE_ONE = ".....\n.....\n..1..\n.....\n.....\n"
+
+
+def test_advise_lists_the_guesses_weighed_with_exact_probabilities_best_score_first():
+    from minelib import Board, TwoStepPlayer, analyze
+
+    result = run("advise", "--mines", "5", "--candidates", "--json", stdin=CENTRE_ONE)
+    assert result.returncode == 0
+    answer = json.loads(result.stdout)
+    board = Board.from_text(CENTRE_ONE)
+    scores = TwoStepPlayer().scores(board, 5)
+    listed = [tuple(c["cell"]) for c in answer["candidates"]]
+    assert sorted(listed) == sorted(scores) and len(listed) > 1
+    analysis = analyze(board, 5)
+    assert all(c["mine_probability"] == str(analysis.probability(tuple(c["cell"]))) for c in answer["candidates"])
+    listed_scores = [c["score"] for c in answer["candidates"]]
+    assert listed_scores == sorted(listed_scores, reverse=True)
+    assert listed[0] == tuple(answer["cell"])  # no endgame, no 50/50 here: the move is the best score
+    text = run("advise", "--mines", "5", "--candidates", stdin=CENTRE_ONE).stdout
+    assert "(1,2)  1/8 = 12.5%" in text and "the guesses weighed" in text
+    certain = run("advise", "--mines", "3", "--candidates", "--json", stdin=BOARD)
+    assert json.loads(certain.stdout)["candidates"] == []
+    assert (
+        "no guess weighed: a certain move exists" in run("advise", "--mines", "3", "--candidates", stdin=BOARD).stdout
+    )
+
+
+def test_advise_passes_the_players_options():
+    board = "1...\n....\n....\n"
+    searched = json.loads(run("advise", "--mines", "3", "--json", stdin=board).stdout)
+    assert searched["win_probability"] == "53/84"  # the exact endgame chose the move
+    plain = run("advise", "--mines", "3", "--json", "--options", "endgame_layouts=0,endgame_compiled=0", stdin=board)
+    assert json.loads(plain.stdout)["win_probability"] is None
