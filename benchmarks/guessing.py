@@ -1,19 +1,23 @@
 """What a guessing idea is worth: player variants compared on the same games (paired seeds).
 
-    python benchmarks/guessing.py [--games 20000] [--level expert] [--rule safe] [--first 0,0]
-        [--seed 99] [--results results/ideas.sqlite] [VARIANT ...]
+    python benchmarks/guessing.py [--games 20000] [--level expert | --size HxW --density D] [--rule safe]
+        [--first 0,0] [--seed 99] [--results results/ideas.sqlite] [VARIANT ...]
 
 Each variant is a registered player with options (``name:key=value,key=value``; values are
 integers or fractions such as 9/10). Every variant plays the same games: game i is seeded by
 (seed, i) alone, so the layouts and the first click are the same for all, and the difference of
 two win rates is measured game by game (``experiments.paired_rows``). The first variant is the
 base. Games go to an SQLite results file in blocks (stop and rerun to resume; notebook 06 reads
-it) and run on all cores; the milliseconds are for reading (the machine is shared).
+it) and run on all cores; the milliseconds are for reading (the machine is shared). ``--size`` and
+``--density`` play another board instead of a level: with ``--rule zero --first random --seed 2023``
+the games of article 003's experiment (``benchmarks/players.py``).
 """
 
 import argparse
 
 from minelib import experiments as ex
+from minelib.board import BoardSize
+from minelib.game import mines_for_density
 from minelib.report import text_table
 
 # notebook 06's comparisons, each named by the options that reproduce its stored run (``ex.as_played``
@@ -68,19 +72,29 @@ def main() -> None:
     parser.add_argument("variants", nargs="*", default=VARIANTS)
     parser.add_argument("--games", type=int, default=20000)
     parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
+    parser.add_argument("--size", help="a board HxW instead of the level (with --density)")
+    parser.add_argument("--density", type=float, help="its mine density, in (0, 1)")
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first", default="0,0")
     parser.add_argument("--seed", type=int, default=99)
     parser.add_argument("--results", default="results/ideas.sqlite")
     args = parser.parse_args()
-    size, mines = ex.LEVELS[args.level]
+    if (args.size is None) != (args.density is None):
+        parser.error("--size and --density go together")
+    if args.size is not None:
+        size = str(BoardSize.parse(args.size))
+        mines = mines_for_density(size, args.density)
+        label = f"{size} with {args.density:.0%} mines"
+    else:
+        size, mines = ex.LEVELS[args.level]
+        label = args.level
     settings = []
     for variant in args.variants:
         name, _, options = variant.partition(":")
         settings.append(ex.Setting(name, size, mines, args.games, args.seed, args.rule, args.first, options=options))
     for setting in settings:
         ex.run(setting, args.results)
-    print(f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}")
+    print(f"{label} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}")
     print(text_table(ex.paired_rows(args.results, settings)))
 
 
