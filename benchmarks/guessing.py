@@ -82,8 +82,11 @@ def main() -> None:
     if (args.size is None) != (args.density is None):
         parser.error("--size and --density go together")
     if args.size is not None:
-        size = str(BoardSize.parse(args.size))
-        mines = mines_for_density(size, args.density)
+        try:
+            size = str(BoardSize.parse(args.size))
+            mines = mines_for_density(size, args.density)
+        except ValueError as error:
+            parser.error(str(error))
         label = f"{size} with {args.density:.0%} mines"
     else:
         size, mines = ex.LEVELS[args.level]
