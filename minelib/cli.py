@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count|analyze|optimal|tables|play|explore ...`` (see ``--help``).
+"""The command line: ``python -m minelib count|analyze|advise|optimal|tables|play|explore ...`` (see ``--help``).
 
 Bad input prints one line on stderr and exits with status 2.
 """
