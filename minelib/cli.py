@@ -9,7 +9,6 @@ import argparse
 import json
 import sys
 from contextlib import contextmanager
-from fractions import Fraction
 
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
@@ -49,20 +48,36 @@ def _analyze(args) -> None:
     print(json.dumps(result.to_json()) if args.json else result.to_text())
 
 
+_GUESS_REASONS = {  # LookaheadPlayer.explain's reasons for a guess, as the text output says them
+    "safest": "the safest cell",
+    "only candidate": "the only cell near the safest",
+    "most progress": "of the cells near the safest, the likeliest to be safe and make progress",
+    "forced 50/50": "a 50/50 that no future move can resolve: guessed at once",
+    "50/50 or safe": "a cell of a latent 50/50",
+    "best score": "the best two-step score",
+    "exact endgame": "the optimal move",
+}
+
+
 def _advise(args) -> None:
     board = _read_board(args.file)
     if not board.unopened_cells():
         raise ValueError("the position has no unopened cell: nothing to advise")
     player = make_player(args.player, args.options)
-    if args.candidates and not hasattr(player, "scores"):
-        raise ValueError(f"--candidates: the {args.player} player scores no candidates (the twostep player does)")
-    move = player.recommend(board, args.mines)
-    weighed = _candidates(player, board, args.mines) if args.candidates else None
+    explains = hasattr(player, "explain")
+    if args.candidates and not explains:
+        raise ValueError(f"--candidates: the {args.player} player ranks no guesses (the others do)")
+    if explains:
+        move, reason, ranked = player.explain(board, args.mines)
+    else:
+        move, reason, ranked = player.recommend(board, args.mines), None, []
     if args.json:
         answer = _move_json(move, args.player)
-        if weighed is not None:
+        answer["reason"] = reason
+        if args.candidates:
             answer["candidates"] = [
-                {"cell": list(cell), "mine_probability": str(p), "score": score} for cell, p, score in weighed
+                {"cell": list(c), "mine_probability": str(p), "score": score, "living": living}
+                for c, p, score, living in ranked
             ]
         print(json.dumps(answer))
         return
@@ -71,32 +86,26 @@ def _advise(args) -> None:
         print(f"{move.kind} ({y},{x}): certainly {'a mine' if move.kind == 'flag' else 'safe'}")
     elif move.mine_probability is not None:
         p = move.mine_probability
-        print(f"open ({y},{x}): a guess, mine probability {p} = {float(p):.1%} (the safest cell or near it)")
+        why = _GUESS_REASONS.get(reason or "", "the safest cell or near it")
+        print(f"open ({y},{x}): a guess, mine probability {p} = {float(p):.1%} ({why})")
     if move.win_probability is not None:
         w = move.win_probability
         print(f"win probability with optimal play from here: {w} = {float(w):.6f} (exact endgame search)")
-    if weighed:
-        print("the guesses weighed, best two-step score first (the chance to survive the guess and the next):")
+    if ranked and args.candidates:
+        score = "to survive the guess and the next" if reason == "best score" else "to be safe and make progress"
+        print(f"the guesses ranked, the move first (score: the chance {score}):")
         rows = [
-            {"cell": f"({y},{x})", "mine probability": f"{p} = {float(p):.1%}", "score": score}
-            for (y, x), p, score in weighed
+            {
+                "cell": f"({r.cell[0]},{r.cell[1]})",
+                "mine probability": f"{r.mine_probability} = {float(r.mine_probability):.1%}",
+                "score": r.score,
+                "living": "yes" if r.living else "no",
+            }
+            for r in ranked
         ]
         print(text_table(rows, ".4f"))
-    elif weighed is not None:
-        print("no guess weighed: a certain move exists")
-
-
-def _candidates(player, board: Board, mines: int) -> list[tuple[tuple[int, int], Fraction, float]]:
-    """The guesses the player weighs (``scores``), with each cell's exact mine probability, best score
-    first (rounded to 1e-9, ties in the player's order of candidates)."""
-    scores = player.scores(board, mines)
-    result = analyze(board, mines)
-    weighed = []
-    for cell in sorted(scores, key=lambda c: -round(scores[c], 9)):  # stable: ties keep the player's order
-        p = result.probability(cell)
-        assert p is not None  # a candidate is unopened
-        weighed.append((cell, p, scores[cell]))
-    return weighed
+    elif args.candidates:
+        print("no guesses ranked: the move was decided otherwise")
 
 
 def _move_json(move, player: str) -> dict:
@@ -292,7 +301,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_position_arguments(
         advise,
         'print {"player", "move": "open"|"flag", "cell": [y, x], "certain", '
-        '"mine_probability": "p/q", "win_probability": "p/q" or null}',
+        '"mine_probability": "p/q", "win_probability": "p/q" or null, "reason": what decided the move}',
     )
     advise.add_argument(
         "--player", choices=list(PLAYERS), default=STRONGEST, help=f"the player asked (default {STRONGEST})"
@@ -301,8 +310,8 @@ def build_parser() -> argparse.ArgumentParser:
     advise.add_argument(
         "--candidates",
         action="store_true",
-        help="also print the guesses the twostep player weighs, with their exact mine probability and "
-        'two-step score, best first (JSON: "candidates": [{"cell", "mine_probability", "score"}, ...])',
+        help="also print the guesses the player ranked, the move first, with their exact mine probability "
+        'and score (JSON: "candidates": [{"cell", "mine_probability", "score", "living"}, ...]; not zdd)',
     )
     advise.set_defaults(run=_advise)
     optimal = commands.add_parser(

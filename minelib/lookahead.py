@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from fractions import Fraction
+from typing import NamedTuple
 
 from minelib import sweep
 from minelib.analysis import Analyzer
@@ -25,6 +26,29 @@ from minelib.game import PLAYING, Game
 from minelib.moves import GameRun, Move, Record, at_least
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.sweep import Sweep
+
+
+class Ranked(NamedTuple):
+    """A guess a player weighed (``Explanation.ranked``), with what it ranked it by."""
+
+    cell: Cell
+    mine_probability: Fraction
+    score: float  # the look-ahead's chance of progress, or the two-step score (with a latent 50/50's weight)
+    living: bool  # it may show two numbers or more (the two-step player ranks the others last)
+
+
+class Explanation(NamedTuple):
+    """A player's move in a position and why (``LookaheadPlayer.explain``).
+
+    ``reason``: "one number" (a number settles its unopened neighbours), "exact analysis" (a certain
+    cell), "exact endgame" (the optimal move, ``move.win_probability`` its value), "safest",
+    "only candidate", "most progress" (the look-ahead), "forced 50/50", "50/50 or safe" (a latent
+    50/50's cell) or "best score" (the two-step score). ``ranked``: the guesses weighed, the move's
+    first, when a ranking decided (else empty)."""
+
+    move: Move
+    reason: str
+    ranked: list[Ranked]
 
 
 class LookaheadPlayer:
@@ -63,10 +87,15 @@ class LookaheadPlayer:
 
     def recommend(self, board: Board, mines: int) -> Move:
         """The move this player makes in a position."""
+        return self.explain(board, mines).move
+
+    def explain(self, board: Board, mines: int) -> Explanation:
+        """The move this player makes in a position, what decided it, and the guesses it ranked."""
         game = Game.showing(board, mines)
         run = self._run(game, True)
         run.sweep.queue_all()  # the first number that settles its cells, row by row
-        return run.decide()[0]
+        move = run.decide()[0]
+        return Explanation(move, run.reason, run.ranked)
 
 
 class LookaheadRun(GameRun):
@@ -76,6 +105,8 @@ class LookaheadRun(GameRun):
         self.sweep = Sweep(game)  # the one-number rules, compiled: their work queue of numbers
         self.analyzer = Analyzer(game.mines)  # follows the game: each analysis recounts what changed
         self.search = EndgameSearch(game.mines)  # follows the game too: its memo is kept
+        self.reason = ""  # what decided the last move decided (``Explanation``)
+        self.ranked: list[Ranked] = []  # and the guesses ranked for it, if a ranking decided
 
     def play(self, first: Cell, then: tuple[Cell, ...] = ()) -> None:
         for cell in (first, *then):
@@ -113,6 +144,7 @@ class LookaheadRun(GameRun):
 
     def single(self) -> list[Move]:
         """The moves of the first queued number that settles its unopened neighbours, or none."""
+        self.reason, self.ranked = "one number", []
         return [self._move(c) for c in self.sweep.first()]
 
     def _move(self, c: int) -> Move:
@@ -123,6 +155,7 @@ class LookaheadRun(GameRun):
     def exact(self) -> list[Move]:
         board, mines = self.sweep.board(), self.game.mines
         result = self.analyzer.analyze(board)
+        self.reason, self.ranked = "exact analysis", []
         if result.certain_safe or result.certain_mines:
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
                 Move("open", c, True, Fraction(0)) for c in result.certain_safe
@@ -136,6 +169,7 @@ class LookaheadRun(GameRun):
             else:
                 move = None
             if move:
+                self.reason = "exact endgame"
                 return [move]
         return [self.guess(board, mines, result)]
 
@@ -149,6 +183,7 @@ class LookaheadRun(GameRun):
         best = min(risk.values())
         if not self.player.lookahead:
             cell = min((c for c in risk if risk[c] == best), key=lambda c: (self._unopened_around(c), c))
+            self.reason = "safest"
             return Move("open", cell, False, best)
         rank = self._ranks(risk.values(), best + self.player.tolerance)
         near = [c for c in risk if id(risk[c]) in rank]
@@ -156,10 +191,12 @@ class LookaheadRun(GameRun):
             : self.player.lookahead
         ]
         if len(candidates) == 1:
+            self.reason = "only candidate"
             return Move("open", candidates[0], False, best)
         score = {c: self.progress(board, mines, c, result.count) for c in candidates}
-        cell = max(candidates, key=lambda c: (score[c], -risk[c], -candidates.index(c)))
-        return Move("open", cell, False, risk[cell])
+        order = sorted(candidates, key=lambda c: (score[c], -risk[c], -candidates.index(c)), reverse=True)
+        self.reason, self.ranked = "most progress", [Ranked(c, risk[c], float(score[c]), True) for c in order]
+        return Move("open", order[0], False, risk[order[0]])
 
     def progress(self, board: Board, mines: int, cell: Cell, total: int) -> Fraction:
         """The chance that ``cell`` is safe and the number it shows makes a certain cell appear."""

@@ -15,7 +15,7 @@ from minelib.analysis import Analysis, Analyzer, Outlook
 from minelib.board import MINE, UNOPENED, Board, Cell, neighbour_sums
 from minelib.game import Game
 from minelib.latent import LatentFiftyFifties, mine_layouts
-from minelib.lookahead import LookaheadPlayer, LookaheadRun
+from minelib.lookahead import LookaheadPlayer, LookaheadRun, Ranked
 from minelib.moves import Move, at_least
 
 
@@ -109,6 +109,7 @@ class TwoStepRun(LookaheadRun):
             if pair:
                 a, b = pair
                 cell = a if self._ranked(board, result, a)[1] >= self._ranked(board, result, b)[1] else b
+                self.reason = "forced 50/50"
                 return Move("open", cell, False, Fraction(1, 2))
         weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
         if self.player.influence:
@@ -116,10 +117,12 @@ class TwoStepRun(LookaheadRun):
             pseudo = latent.pseudo()
             if pseudo:  # a 50/50 or safe: the living one with the best score, then row by row
                 cell = max(pseudo, key=lambda c: self._ranked(board, result, c) + (-pseudo.index(c),))
+                self.reason = "50/50 or safe"
                 return Move("open", cell, False, risk(cell))
             weight = self._influenced(latent, lowest, candidates)
             candidates = list(weight)
         if len(candidates) == 1:
+            self.reason = "only candidate"
             return Move("open", candidates[0], False, risk(candidates[0]))
         scores: dict[Cell, tuple] = {}
         floor = -1.0  # the best score of a living candidate so far
@@ -133,8 +136,10 @@ class TwoStepRun(LookaheadRun):
             scores[c] = (living or not self.player.dead, round(score, 9), progress, -p)
             if scores[c][0]:
                 floor = max(floor, score)
-        cell = max(scores, key=lambda c: scores[c] + (-candidates.index(c),))
-        return Move("open", cell, False, risk(cell))
+        order = sorted(scores, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)
+        self.reason = "best score"
+        self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0]) for c in order]
+        return Move("open", order[0], False, risk(order[0]))
 
     def _ranked(self, board: Board, result: Analysis, cell: Cell) -> tuple[bool, float]:
         """Whether ``cell`` is living, and its score as the 50/50s rank it: rounded to 1e-9 with

@@ -46,7 +46,7 @@ def test_count_reads_a_file_and_prints_json(tmp_path):
         (["advise", "--mines", "1", "--player", "best"], "1.\n..\n", "invalid choice: 'best'"),
         (["advise", "--mines", "1", "--options", "frob=1"], "1.\n..\n", "does not take these options: 'frob=1'"),
         (["advise", "--mines", "1", "--options", "cut"], "1.\n..\n", "option 'cut' is not written key=value"),
-        (["advise", "--mines", "1", "--player", "zdd", "--candidates"], "1.\n..\n", "the zdd player scores no"),
+        (["advise", "--mines", "1", "--player", "zdd", "--candidates"], "1.\n..\n", "the zdd player ranks no guesses"),
         (["play", "--size", "9x9", "--mines", "10", "--first", "edge"], "", "unknown first click 'edge'"),
     ],
 )
@@ -216,6 +216,7 @@ def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
         "certain": False,
         "mine_probability": "1/3",
         "win_probability": "1/3",
+        "reason": "exact endgame",
     }
     result = run("advise", "--mines", "5", stdin=".....\n.....\n..1..\n.....\n.....\n")
     assert result.returncode == 0 and "a guess, mine probability 1/8" in result.stdout
@@ -225,28 +226,30 @@ def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
 CENTRE_ONE = ".....\n.....\n..1..\n.....\n.....\n"
 
 
-def test_advise_lists_the_guesses_weighed_with_exact_probabilities_best_score_first():
+def test_advise_lists_the_guesses_ranked_with_exact_probabilities_the_move_first():
     from minelib import Board, TwoStepPlayer, analyze
 
     result = run("advise", "--mines", "5", "--candidates", "--json", stdin=CENTRE_ONE)
     assert result.returncode == 0
     answer = json.loads(result.stdout)
+    assert answer["reason"] == "best score"
     board = Board.from_text(CENTRE_ONE)
-    scores = TwoStepPlayer().scores(board, 5)
+    scores = TwoStepPlayer().scores(board, 5)  # every candidate's; the ranking skips those that cannot win
     listed = [tuple(c["cell"]) for c in answer["candidates"]]
-    assert sorted(listed) == sorted(scores) and len(listed) > 1
+    assert len(listed) > 1 and set(listed) <= set(scores) and listed[0] == tuple(answer["cell"])
+    assert all(abs(c["score"] - scores[tuple(c["cell"])]) < 1e-9 and c["living"] for c in answer["candidates"])
     analysis = analyze(board, 5)
     assert all(c["mine_probability"] == str(analysis.probability(tuple(c["cell"]))) for c in answer["candidates"])
     listed_scores = [c["score"] for c in answer["candidates"]]
     assert listed_scores == sorted(listed_scores, reverse=True)
-    assert listed[0] == tuple(answer["cell"])  # no endgame, no 50/50 here: the move is the best score
     text = run("advise", "--mines", "5", "--candidates", stdin=CENTRE_ONE).stdout
-    assert "(1,2)  1/8 = 12.5%" in text and "the guesses weighed" in text
+    assert "(the best two-step score)" in text and "(1,2)  1/8 = 12.5%" in text and "the guesses ranked" in text
     certain = run("advise", "--mines", "3", "--candidates", "--json", stdin=BOARD)
-    assert json.loads(certain.stdout)["candidates"] == []
-    assert (
-        "no guess weighed: a certain move exists" in run("advise", "--mines", "3", "--candidates", stdin=BOARD).stdout
-    )
+    assert json.loads(certain.stdout)["candidates"] == [] and json.loads(certain.stdout)["reason"] == "one number"
+    text = run("advise", "--mines", "3", "--candidates", stdin=BOARD).stdout
+    assert "no guesses ranked: the move was decided otherwise" in text
+    zdd = json.loads(run("advise", "--mines", "3", "--json", "--player", "zdd", stdin=BOARD).stdout)
+    assert zdd["reason"] is None and zdd["certain"]
 
 
 def test_advise_passes_the_players_options():

@@ -513,3 +513,39 @@ def test_a_runner_up_game_is_the_players_own_up_to_the_guess_it_changes():
             assert (own.moves[at].cell, record.moves[at].cell) == (mine, instead)
             assert not record.moves[at].certain
     assert forks >= 10  # enough games reach a first and a second guess with two candidates
+
+
+def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
+    """``explain``: the move of ``recommend``, the reason for it, and, when a ranking decided, every
+    guess ranked with its exact probability, the move first, in the player's order of preference."""
+    from minelib.lookahead import LookaheadPlayer, SafestPlayer
+    from minelib.twostep import TwoStepPlayer
+
+    walled = Board.from_text("..111\n2.2..\n.4F4.\n..F.1")
+    centre = Board.from_text(".....\n.....\n..1..\n.....\n.....")
+    no_endgame = {"endgame_layouts": 0, "endgame_compiled": 0}
+    cases = [
+        (TwoStepPlayer(), Board.from_text("..1F\n..11\n..00"), 3, "one number"),
+        (TwoStepPlayer(), Board.from_text("...\n121"), 2, "exact analysis"),  # no one number settles a cell
+        (TwoStepPlayer(), Board.from_text("1...\n....\n...."), 3, "exact endgame"),
+        (TwoStepPlayer(**no_endgame), walled, 7, "forced 50/50"),
+        (TwoStepPlayer(forced=0, **no_endgame), walled, 7, "50/50 or safe"),
+        (TwoStepPlayer(), centre, 5, "best score"),
+        (LookaheadPlayer(), centre, 5, "most progress"),
+        (SafestPlayer(), centre, 5, "safest"),
+    ]
+    for player, board, mines, reason in cases:
+        explained = player.explain(board, mines)
+        assert explained.reason == reason, (player.name, reason, explained.reason)
+        assert explained.move == player.recommend(board, mines)
+        assert (explained.move.win_probability is not None) == (reason == "exact endgame")
+        assert bool(explained.ranked) == (reason in ("best score", "most progress"))
+        if explained.ranked:
+            analysis = analyze(board, mines)
+            assert explained.ranked[0].cell == explained.move.cell
+            assert all(r.mine_probability == analysis.probability(r.cell) for r in explained.ranked)
+            keys = [(r.living, round(r.score, 9)) for r in explained.ranked]
+            assert keys == sorted(keys, reverse=True)
+    ranked = TwoStepPlayer().explain(centre, 5).ranked  # no 50/50 here: the scores are the two-step scores
+    scores = TwoStepPlayer().scores(centre, 5)
+    assert len(ranked) > 1 and all(abs(r.score - scores[r.cell]) < 1e-9 for r in ranked)
