@@ -15,7 +15,7 @@ from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import FIRST_CELLS, FIRST_CLICK_RULES
 from minelib.optimal import AUTO_LAYOUTS, DEFAULT_MAX_STATES, ENGINES, OptimalSolver
-from minelib.players import PLAYERS, STRONGEST, make_player
+from minelib.players import PLAYERS, STRONGEST, explain, make_player
 from minelib.report import text_table
 
 
@@ -64,16 +64,12 @@ def _advise(args) -> None:
     if not board.unopened_cells():
         raise ValueError("the position has no unopened cell: nothing to advise")
     player = make_player(args.player, args.options)
-    explains = hasattr(player, "explain")
-    if args.candidates and not explains:
+    if args.candidates and not hasattr(player, "explain"):
         raise ValueError(f"--candidates: the {args.player} player ranks no guesses (the others do)")
-    if explains:
-        move, reason, ranked = player.explain(board, args.mines)
-    else:
-        move, reason, ranked = player.recommend(board, args.mines), None, []
+    move, reason, ranked = explain(player, board, args.mines)
     if args.json:
         answer = _move_json(move, args.player)
-        answer["reason"] = reason
+        answer["reason"] = reason or None
         if args.candidates:
             answer["candidates"] = [
                 {"cell": list(c), "mine_probability": str(p), "score": score, "living": living}
@@ -86,7 +82,7 @@ def _advise(args) -> None:
         print(f"{move.kind} ({y},{x}): certainly {'a mine' if move.kind == 'flag' else 'safe'}")
     elif move.mine_probability is not None:
         p = move.mine_probability
-        why = _GUESS_REASONS.get(reason or "", "the safest cell or near it")
+        why = _GUESS_REASONS.get(reason, "the safest cell or near it")
         print(f"open ({y},{x}): a guess, mine probability {p} = {float(p):.1%} ({why})")
     if move.win_probability is not None:
         w = move.win_probability

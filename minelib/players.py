@@ -3,7 +3,8 @@
 Every player plays a ``minelib.game.Game`` to the end and shares one signature:
 ``player.play(game, first) -> Record`` and ``player.recommend(board, mines) -> Move``;
 ``PLAYERS`` registers them by name, and the contract tests loop over it. ``make_player`` builds one
-from its name and options as the command line and the experiments write them.
+from its name and options as the command line and the experiments write them; ``explain`` says
+why a player makes its move, where the player can.
 
 - ``ZDDPlayer`` (``minelib.zdd_player``) is the article's player: a ZDD of the frontier layouts.
 - ``LookaheadPlayer`` and ``SafestPlayer`` (``minelib.lookahead``) play on the exact analysis, the
@@ -16,7 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from minelib.lookahead import LookaheadPlayer, SafestPlayer
+from minelib.board import Board
+from minelib.lookahead import Explanation, LookaheadPlayer, SafestPlayer
 from minelib.moves import Move, Record
 from minelib.twostep import TwoStepPlayer
 from minelib.zdd_player import ZDDPlayer
@@ -24,6 +26,14 @@ from minelib.zdd_player import ZDDPlayer
 PLAYERS = {player.name: player for player in (ZDDPlayer, LookaheadPlayer, SafestPlayer, TwoStepPlayer)}
 STRONGEST = TwoStepPlayer.name  # the player the command line and the record runs use unless told
 OLD_NAMES = {"best": "lookahead"}
+
+
+def explain(player, board: Board, mines: int) -> Explanation:
+    """``player.explain(board, mines)`` (our players: the move, what decided it, the guesses ranked);
+    for a player without it (the ZDD player), its ``recommend`` with no reason ("")."""
+    if hasattr(player, "explain"):
+        return player.explain(board, mines)
+    return Explanation(player.recommend(board, mines), "", [])
 
 
 def make_player(name: str, options: str = ""):

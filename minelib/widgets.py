@@ -34,7 +34,7 @@ from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
 from minelib.optimal import POSITION_CELLS, OptimalSolver
-from minelib.players import PLAYERS, STRONGEST, Move, check_player
+from minelib.players import PLAYERS, STRONGEST, Move, check_player, explain
 
 EDIT_VALUES = {"unopened": UNOPENED, "flag": MINE, **{str(n): n for n in range(9)}}
 OVERLAYS = ("probabilities", "certain", "recommended", "win probabilities")
@@ -111,6 +111,7 @@ class BoardExplorer:
         self.position: Board = Board.unopened(self.size)
         self.analysis: Analysis | None = None
         self.recommended: Move | None = None
+        self.reason = ""  # what decided the recommended move (``minelib.players.explain``)
         self.win_values: dict[Cell, Fraction] = {}
         self.message = self.win_note = ""
         self.history: list = []
@@ -325,6 +326,7 @@ class BoardExplorer:
     def _update(self, message: str) -> None:
         """Recompute the overlays for the position and redraw what changed."""
         self.message, self.analysis, self.recommended, self.win_values = message, None, None, {}
+        self.reason = ""
         self.win_note = ""
         over = self.game is not None and self.game.over
         if not over and self.position.unopened_cells():
@@ -335,7 +337,8 @@ class BoardExplorer:
             except (ImpossiblePosition, ValueError) as error:
                 self.message = f"impossible position: {error}"
         if self.analysis is not None and "recommended" in self.overlays and self._started():
-            self.recommended = PLAYERS[self.player_name]().recommend(self.position, self.mines)
+            advice = explain(PLAYERS[self.player_name](), self.position, self.mines)
+            self.recommended, self.reason = advice.move, advice.reason
         if self.analysis is not None and "win probabilities" in self.overlays and self._started():
             self.compute_win_probabilities(background=False)
         self._redraw()
@@ -400,7 +403,8 @@ class BoardExplorer:
             tips.append(f"win probability {self.win_values[cell]} = {float(self.win_values[cell]):.1%}")
         if self.recommended is not None and self.recommended.cell == cell:
             text = "→" + text if self.recommended.kind == "open" else "⚑"
-            tips.append(f"{self.player_name} recommends: {self.recommended.kind}")
+            why = f" ({self.reason})" if self.reason else ""
+            tips.append(f"{self.player_name} recommends: {self.recommended.kind}{why}")
         return CellLook(text, colour, "; ".join(tips))
 
     def _redraw(self) -> None:
@@ -427,6 +431,7 @@ class BoardExplorer:
         if self.recommended is not None:
             r = self.recommended
             how = "certain" if r.certain else f"mine probability {r.mine_probability}"
+            how += f": {self.reason}" if self.reason else ""
             parts.append(f"{self.player_name} recommends {r.kind} {r.cell} ({how})")
         if self.win_note:
             parts.append(self.win_note)

@@ -120,6 +120,18 @@ def test_switching_player_changes_the_advice_source():
     explorer.player_control.value = "zdd"
     assert explorer.player_name == "zdd" and "zdd recommends" in explorer.status.value
     assert isinstance(explorer.recommended.mine_probability, Fraction)
+    assert explorer.reason == ""  # the ZDD player gives no reason
+
+
+def test_the_advice_says_what_decided_it():
+    from minelib.players import TwoStepPlayer
+
+    position = ".....\n.....\n..1..\n.....\n....."
+    explorer = BoardExplorer(position=position, mines=5, overlays=("recommended",))
+    explained = TwoStepPlayer().explain(Board.from_text(position), 5)
+    assert explained.reason == "best score" and explorer.recommended == explained.move
+    assert f"twostep recommends open {explained.move.cell} (mine probability 1/8: best score)" in explorer.status.value
+    assert "twostep recommends: open (best score)" in explorer.cell_look(explained.move.cell).tooltip
 
 
 @pytest.fixture
