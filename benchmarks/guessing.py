@@ -87,7 +87,7 @@ def main() -> None:
             mines = mines_for_density(size, args.density)
         except ValueError as error:
             parser.error(str(error))
-        label = f"{size} with {args.density:.0%} mines"
+        label = f"density {args.density:g}:"
     else:
         size, mines = ex.LEVELS[args.level]
         label = args.level
