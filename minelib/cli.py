@@ -48,7 +48,11 @@ def _analyze(args) -> None:
     print(json.dumps(result.to_json()) if args.json else result.to_text())
 
 
-_GUESS_REASONS = {  # LookaheadPlayer.explain's reasons for a guess, as the text output says them
+_CERTAIN_REASONS = {  # LookaheadPlayer.explain's reasons for a certain move, as the text output says them
+    "one number": "one number and its unopened neighbours settle it",
+    "exact analysis": "every layout that fits the position agrees",
+}
+_GUESS_REASONS = {  # and for a guess
     "safest": "the safest cell",
     "only candidate": "the only cell near the safest",
     "most progress": "of the cells near the safest, the likeliest to be safe and make progress",
@@ -79,7 +83,8 @@ def _advise(args) -> None:
         return
     y, x = move.cell
     if move.certain:
-        print(f"{move.kind} ({y},{x}): certainly {'a mine' if move.kind == 'flag' else 'safe'}")
+        why = f" ({_CERTAIN_REASONS[reason]})" if reason in _CERTAIN_REASONS else ""
+        print(f"{move.kind} ({y},{x}): certainly {'a mine' if move.kind == 'flag' else 'safe'}{why}")
     elif move.mine_probability is not None:
         p = move.mine_probability
         why = _GUESS_REASONS.get(reason, "the safest cell or near it")

@@ -205,7 +205,12 @@ def test_tables_rejects_bad_options(args, message, tmp_path):
 
 def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
     result = run("advise", "--mines", "3", stdin=BOARD)
-    assert result.returncode == 0 and result.stdout == "open (0,1): certainly safe\n"
+    assert result.returncode == 0
+    assert result.stdout == "open (0,1): certainly safe (one number and its unopened neighbours settle it)\n"
+    # no number alone settles a cell; the two layouts (mines at (0,0), (2,2) or at (0,2), (2,0)) leave (2,1) safe
+    result = run("advise", "--mines", "2", stdin=".1.\n121\n...\n")
+    assert result.returncode == 0
+    assert result.stdout == "open (2,1): certainly safe (every layout that fits the position agrees)\n"
     result = run("advise", "--mines", "1", "--json", stdin="1.\n..\n")
     assert result.returncode == 0
     # the 1 has one mine in three cells; whatever opens, the rest is a 50/50: 2/3 * 1/2
