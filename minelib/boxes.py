@@ -914,6 +914,17 @@ class Brief(NamedTuple):
     picks: list  # ((numerator, denominator), cells) of groups that may hold the k lowest risks
 
 
+_no_parts = None
+
+
+def no_parts():
+    """The parts of no position, for a compiled caller that has none (of the types ``_full`` gives)."""
+    global _no_parts
+    if _no_parts is None:
+        _no_parts = _full(np.full(1, UNOPENED_CODE, np.int8), 1, 1, 0, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)[1]
+    return _no_parts
+
+
 _warm = False
 
 

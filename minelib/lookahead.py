@@ -1,16 +1,17 @@
 """Our look-ahead player on the exact analysis, and the same player without the look-ahead.
 
-Certainties come first, from the cheap to the exact: the one-number rules on a work queue
-(compiled, ``minelib.sweep``), then the exact analysis with the total (``minelib.Analyzer``, which
-follows the game and recounts only what changed). When a guess is needed it opens the safest cell,
-and among the cells within ``tolerance`` of the safest (at most ``lookahead`` of them, those with
-fewest unopened neighbours first) prefers the one most likely to be safe *and* to make progress
-(show a number from which a certain cell follows): a one-step look-ahead with exact counts. When at
-most ``endgame_layouts`` layouts remain (on boards of at most ``endgame_cells`` cells) it plays the
-exact optimal move (``minelib.optimal.EndgameSearch``, on the undecided cells alone: the compiled
-engine when they are at most 63, so ``endgame_compiled`` lets it search thousands of layouts on
-expert). ``SafestPlayer`` is the same player without the look-ahead (ties broken by fewest unopened
-neighbours), to measure what the look-ahead buys.
+Certainties come first, from the cheap to the exact: the one-number rules on a work queue (compiled,
+``minelib.sweep``), then the exact analysis with the total (``minelib.Analyzer``, which follows the
+game and recounts only what changed), both in one compiled call between two guesses
+(``Sweep.settle``; the analysis goes to Python only where a count passes the compiled bounds). When
+a guess is needed it opens the safest cell, and among the cells within ``tolerance`` of the safest
+(at most ``lookahead`` of them, those with fewest unopened neighbours first) prefers the one most
+likely to be safe *and* to make progress (show a number from which a certain cell follows): a
+one-step look-ahead with exact counts. When at most ``endgame_layouts`` layouts remain (on boards of
+at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.optimal.EndgameSearch``,
+on the undecided cells alone: the compiled engine when they are at most 63, so ``endgame_compiled``
+lets it search thousands of layouts on expert). ``SafestPlayer`` is the same player without the
+look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
 """
 
 from __future__ import annotations
@@ -114,7 +115,10 @@ class LookaheadRun(GameRun):
             if self.game.status == PLAYING and self.values[c] == UNOPENED:
                 self.sweep.took(self.open(c, certain=False))
         while self.game.status == PLAYING:
-            self.swept(self.sweep.run())
+            # the one-number rules and the exact analysis's certain moves, compiled, to the next guess
+            # (or to a position the compiled analysis cannot count: ``exact`` then counts it in Python)
+            _, moves = self.sweep.settle(self.analyzer._tracker)
+            self.swept(moves)
             if self.game.status != PLAYING:
                 return
             for move in self.exact():
@@ -139,7 +143,7 @@ class LookaheadRun(GameRun):
         guess is the same with or without cheap rules in front: they only save time, and the order
         of certain moves changes no guess. (A rule for two numbers whose unopened cells nest used to
         stand between the two; scanning every number for it cost more than the incremental exact
-        analysis, 3.6x on 40x40 games.) ``play`` runs the one-number rules compiled, to the end."""
+        analysis, 3.6x on 40x40 games.) ``play`` runs both compiled, to the next guess (``Sweep.settle``)."""
         return self.single() or self.exact()
 
     def single(self) -> list[Move]:

@@ -9,6 +9,10 @@ flagging them, and only the cells that changed go back to the game.
 ``Sweep`` keeps a game's view as arrays beside the game: the player pushes the numbers around
 cells that changed, ``run`` plays every move the numbers decide (``Game.take_swept`` takes the
 cells over), ``first`` finds one settling number without playing (for advice on a position).
+``settle`` goes on where the numbers stop: the exact analysis of the position (the box engine's
+compiled count, ``minelib.boxes``) and its certain moves, then the numbers again, in one compiled
+call to the next position with no certain move, where the player must guess. Between two
+guesses the player's Python does nothing but take the cells over.
 The game's numbers are read only where a cell is opened: what the game would show there.
 """
 
@@ -19,10 +23,12 @@ from collections.abc import Iterable
 import numpy as np
 from numba import njit
 
+from minelib import boxes
 from minelib.board import MINE, UNOPENED, Board
 from minelib.game import Game, neighbour_table, reveal
 
 DONE, FOUND, MINE_OPENED = 0, 1, 2  # how a compiled sweep ended
+GUESS, IN_PYTHON, IMPOSSIBLE = 3, 4, 5  # and how ``_settle`` ended otherwise (DONE: the game is won)
 _JIT: dict = dict(cache=True, nogil=True)
 
 
@@ -107,6 +113,84 @@ def _sweep(values, numbers, mine, table, count, queue, queued, top, changed, mov
     return DONE, top, n_changed, n_moves
 
 
+@njit(**_JIT)
+def _settle(
+    values, numbers, mine, table, count, queue, queued, top, changed, moves, stack, safe_left,
+    height, width, mines, kept, has_parts, parts, max_changed, max_leaves, bits, limit,
+):  # fmt: skip
+    """``_sweep`` and the exact analysis in turn, until the analysis finds no certain cell: what
+    ``LookaheadRun.play`` does between two guesses, in one call.
+
+    After each sweep the position is analysed as ``boxes.Tracker.analyze`` would (from ``parts``,
+    the components of the position ``kept``, when ``has_parts`` and at most ``max_changed`` cells
+    differ; else whole), and its certain mines are flagged, then its certain safe cells opened, row
+    by row, each move queueing the numbers around it, as the player plays them one by one.
+
+    Returns (status, queue top, cells changed, moves, whether parts are kept, the parts): DONE (no
+    safe cell is left: won), GUESS (the last analysis, of the position as it stands, found no
+    certain cell), IN_PYTHON or IMPOSSIBLE (the last analysis did not finish: Python takes over
+    there), MINE_OPENED (a certain cell held a mine: the last move). ``kept`` ends as the position
+    the parts are of."""
+    n = len(values)
+    n_changed, n_moves = 0, 0
+    while True:
+        status, top, k_changed, k_moves = _sweep(
+            values, numbers, mine, table, count, queue, queued, top,
+            changed[n_changed:], moves[n_moves:], stack, True, safe_left,
+        )  # fmt: skip
+        for i in range(n_changed, n_changed + k_changed):
+            if values[changed[i]] != MINE:
+                safe_left -= 1
+        n_changed += k_changed
+        n_moves += k_moves
+        if status == MINE_OPENED or safe_left == 0:
+            return status, top, n_changed, n_moves, has_parts, parts
+        left = mines
+        for c in range(n):
+            if values[c] == MINE:
+                left -= 1
+        differ = np.flatnonzero(kept != values) if has_parts else np.zeros(0, np.int64)
+        if has_parts and len(differ) <= max_changed:
+            answer, fresh = boxes._update(values, height, width, left, differ, parts, max_leaves, bits, limit)
+        else:
+            answer, fresh = boxes._full(values, height, width, left, max_leaves, bits, limit)
+        if answer[0] == boxes.IMPOSSIBLE:  # (the tracker keeps what it had)
+            return IMPOSSIBLE, top, n_changed, n_moves, has_parts, parts
+        if answer[0] != boxes.DONE:
+            return IN_PYTHON, top, n_changed, n_moves, False, parts
+        kept[:] = values
+        has_parts, parts = True, fresh
+        groups, numerators, denominators = answer[1], answer[2], answer[3]
+        found = False
+        for c in range(n):  # certain mines first, then certain safe cells, as the player plays them
+            g = groups[c]
+            if g >= 0 and numerators[g] == denominators[g] and values[c] == UNOPENED:
+                values[c] = MINE
+                changed[n_changed] = c
+                n_changed += 1
+                moves[n_moves] = ~c
+                n_moves += 1
+                top = _push_around(values, table, count, c, queue, queued, top)
+                found = True
+        for c in range(n):
+            g = groups[c]
+            if g >= 0 and numerators[g] == 0 and values[c] == UNOPENED:
+                moves[n_moves] = c
+                n_moves += 1
+                if mine[c]:
+                    return MINE_OPENED, top, n_changed, n_moves, has_parts, parts
+                first = n_changed
+                n_changed = reveal(values, numbers, table, count, c, changed, n_changed, stack)
+                safe_left -= n_changed - first
+                if safe_left == 0:
+                    return DONE, top, n_changed, n_moves, has_parts, parts
+                for i in range(first, n_changed):
+                    top = _push_around(values, table, count, changed[i], queue, queued, top)
+                found = True
+        if not found:
+            return GUESS, top, n_changed, n_moves, has_parts, parts
+
+
 class Sweep:
     """A game's view as arrays, and its queue of numbers to look at (see the module's docstring)."""
 
@@ -162,6 +246,33 @@ class Sweep:
         self.game.take_swept(self.values, self.changed[:changed].tolist())
         return self.moves[:moves].tolist()
 
+    def settle(self, tracker: boxes.Tracker) -> tuple[int, list[int]]:
+        """Play every move the numbers decide and every certain move of the exact analysis, in turn,
+        to the first position with none (``_settle``); the status and the moves (a flag as ``~cell``).
+        ``tracker``: the analyzer's, which follows the positions analysed here as if it had analysed them."""
+        if self.mine is None:
+            raise ValueError("this game has no layout to open cells of")
+        game = self.game
+        height, width = game.size.height, game.size.width
+        has_parts = tracker._parts is not None and tracker._shape == (height, width)  # (with the values counted)
+        kept = tracker._values.copy() if has_parts and tracker._values is not None else np.empty_like(self.values)
+        status, self.top, changed, moves, has_parts, parts = _settle(
+            self.values, self.numbers, self.mine, self.table, self.count,
+            self.queue, self.queued, self.top, self.changed, self.moves, self.stack,
+            game.size.n_cells - game.mines - game.opened, height, width, game.mines,
+            kept, has_parts, tracker._parts if tracker._parts is not None else boxes.no_parts(),
+            tracker.MAX_CHANGED, boxes.MAX_LEAVES, boxes.LIMB_BITS, boxes.COMBINE_LIMIT,
+        )  # fmt: skip
+        if status == MINE_OPENED:
+            cell = game.size.cell_at(int(self.moves[moves - 1]))
+            raise RuntimeError(f"cell {cell} was certain to be safe, and it holds a mine")
+        if changed:
+            game.take_swept(self.values, self.changed[:changed].tolist())
+        # the last position counted and its parts, as the tracker keeps them (none past a bound)
+        tracker._values, tracker._parts = (kept, parts) if has_parts else (None, None)
+        tracker._shape = (height, width)
+        return status, self.moves[:moves].tolist()
+
     def first(self) -> list[int]:
         """The cells of the first queued number that settles its unopened neighbours (a flag as
         ``~cell``), or none; nothing is played (the numbers looked at leave the queue)."""
@@ -188,6 +299,10 @@ def warm_up() -> None:
     sweep.first()
     sweep.took([1])
     sweep.run()
+    game = Game("1x4", 1, "none", layout=np.array([[False, False, True, False]]))
+    sweep = Sweep(game)
+    sweep.took(game.open_id(0))
+    sweep.settle(boxes.Tracker())  # the 1 flags the third cell, the analysis opens the fourth
 
 
 __all__ = ["Sweep", "warm_up"]

@@ -5,8 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from minelib import boxes, sweep
+from minelib.analysis import Analyzer
 from minelib.board import MINE, UNOPENED, BoardSize
 from minelib.game import Game, neighbour_ids
+from minelib.players import make_player
 from minelib.sweep import Sweep
 
 
@@ -111,3 +114,72 @@ def test_the_game_refuses_a_change_no_move_can_make():
     values[4], values[8] = UNOPENED, 2  # a wrong number
     with pytest.raises(ValueError, match=r"may not change cell \(2, 2\) to 2"):
         game.take_swept(values, [8])
+
+
+def python_settle(self: Sweep, tracker: boxes.Tracker) -> tuple[int, list[int]]:
+    """``Sweep.settle`` the slow way, as the player played before it: the sweep, then each certain
+    move of the exact analysis (counted in Python past the compiled bounds) through the game."""
+    game, analyzer = self.game, Analyzer(self.game.mines)
+    analyzer._tracker = tracker
+    moves: list[int] = []
+    while True:
+        moves += self.run()
+        if game.status != "playing":
+            return sweep.DONE, moves
+        result = analyzer.analyze(self.board())
+        certain = [~game.size.cell_id(c) for c in result.certain_mines]
+        certain += [game.size.cell_id(c) for c in result.certain_safe]
+        if not certain:
+            return sweep.GUESS, moves
+        for move in certain:
+            c = move if move >= 0 else ~move
+            if game._values[c] != UNOPENED:  # opened by a region before its turn
+                continue
+            moves.append(move)
+            if move < 0:
+                game.flag_id(c)
+                self.took([c])
+            else:
+                self.took(game.open_id(c))
+            if game.status != "playing":
+                return sweep.DONE, moves
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_settle_plays_the_moves_of_the_sweep_and_the_exact_analysis_in_turn(case):
+    layout, first = case
+    fast, slow = (Game(BoardSize(*layout.shape), int(layout.sum()), "none", layout=layout) for _ in range(2))
+    found = []
+    for game, settle in ((fast, Sweep.settle), (slow, python_settle)):
+        swept = Sweep(game)
+        swept.took(game.open_id(first))
+        found.append(settle(swept, boxes.Tracker()) if game.status == "playing" else (sweep.DONE, []))
+    assert found[0] == found[1]
+    assert (fast.status, fast.opened, fast.flags, fast._values) == (slow.status, slow.opened, slow.flags, slow._values)
+
+
+@pytest.mark.parametrize("limits", [{}, {"COMBINE_LIMIT": 64}, {"MAX_LEAVES": 1}], ids=["fused", "combination", "dp"])
+def test_a_player_on_settle_plays_every_move_as_on_the_slow_way(limits, monkeypatch):
+    """Whole expert games: the same moves with ``settle`` as with ``python_settle``, also where the
+    compiled analysis passes a bound (a product past the limit, an enumeration past its budget) and
+    leaves the position to the player's analysis in Python."""
+    for name, value in limits.items():
+        monkeypatch.setattr(boxes, name, value)
+    statuses = []
+
+    def spy(*args):
+        answer = settle(*args)
+        statuses.append(answer[0])
+        return answer
+
+    settle = sweep._settle
+    monkeypatch.setattr(sweep, "_settle", spy)
+    logs = []
+    for way in (Sweep.settle, python_settle):
+        monkeypatch.setattr(Sweep, "settle", way)
+        player = make_player("safest")
+        games = [Game("16x30", 99, "safe", seed=seed) for seed in range(6)]
+        logs.append([player.play(game, (0, 0), log=True).moves for game in games])
+    assert logs[0] == logs[1]
+    assert sweep.GUESS in statuses and (sweep.IN_PYTHON in statuses) == bool(limits)
