@@ -10,10 +10,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from numba import njit
 
 from minelib.analysis import Analysis, Analyzer, Outlook
-from minelib.board import MINE, UNOPENED, Board, Cell, neighbour_sums
-from minelib.game import Game
+from minelib.board import MINE, UNOPENED, Board, Cell
+from minelib.game import Game, neighbour_table
 from minelib.latent import LatentFiftyFifties, mine_layouts
 from minelib.lookahead import LookaheadPlayer, LookaheadRun, Ranked
 from minelib.moves import Move, at_least
@@ -81,6 +82,7 @@ class TwoStepPlayer(LookaheadPlayer):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence, self.ties = forced, Fraction(influence), ties
+        warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
         return TwoStepRun(game, log, self)
@@ -219,27 +221,10 @@ class TwoStepRun(LookaheadRun):
         for g in present:
             rank[g] = rank_of.get(id(risks[g]), -1)
         ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
-        values, n = board.values, board.size.n_cells
-        numbers = values >= 0
-        around = neighbour_sums(values == UNOPENED).ravel()  # unopened neighbours
-        numbered = neighbour_sums(numbers).ravel()  # numbers next to the cell
-        two = np.zeros_like(numbers)  # a number two cells straight up, down, left or right
-        two[2:] |= numbers[:-2]
-        two[:-2] |= numbers[2:]
-        two[:, 2:] |= numbers[:, :-2]
-        two[:, :-2] |= numbers[:, 2:]
-        far = two.ravel()
-        # the orders of cells row by row (by id), as single integer keys: (rank, unopened neighbours)
-        # on the frontier, (unopened neighbours, not two cells from a number) off it
-        frontier = np.flatnonzero((ranks >= 0) & (numbered > 0))
-        frontier = frontier[np.argsort(ranks[frontier] * (9 * n) + around[frontier] * n + frontier)]
-        interior = np.flatnonzero((ranks >= 0) & (numbered == 0))
-        interior = interior[np.argsort(around[interior] * (2 * n) + ~far[interior] * n + interior)]
-        chosen = (interior[: player.off_frontier].tolist() + frontier.tolist())[: player.lookahead]
-        chosen = chosen or interior[:1].tolist()
-        # safest first (the bound in guess prunes more), then row by row: a rank orders as its probability
-        chosen.sort(key=lambda c: (ranks[c], c))
-        return lowest, [board.size.cell_at(c) for c in chosen]
+        table, count = self.sweep.table, self.sweep.count
+        values, width = board.values.ravel(), board.size.width
+        chosen = _choose(ranks, values, width, table, count, player.off_frontier, player.lookahead).tolist()
+        return lowest, [divmod(c, width) for c in chosen]
 
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
@@ -270,6 +255,69 @@ class TwoStepRun(LookaheadRun):
         s1 = 1 - low[0]
         s2 = 1 - low[1] if len(low) > 1 else s1
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+@njit(cache=True, nogil=True)
+def _choose(ranks, values, width, table, count, off_frontier, lookahead):
+    """``TwoStepRun.candidates``' cells, from each cell's rank (-1: not safe enough, or not unopened)
+    and the view (``values``, row by row; ``table``, ``count``: ``game.neighbour_table``).
+
+    On the frontier (next to a number) the cells are ordered by rank, then fewest unopened
+    neighbours; off it by fewest unopened neighbours, then those two cells straight from a number
+    first; both then row by row. The first ``off_frontier`` cells off the frontier and then the
+    frontier's, ``lookahead`` in all (or the first off the frontier if that leaves none), safest
+    first (by rank), then row by row."""
+    n = len(ranks)
+    height = n // width
+    frontier = np.empty(n, np.int64)  # as single integer keys, the cell id last: key % n is the cell
+    interior = np.empty(n, np.int64)
+    on, off = 0, 0
+    for c in range(n):
+        if ranks[c] < 0:
+            continue
+        around, numbered = 0, 0
+        for k in range(count[c]):
+            v = values[table[c, k]]
+            if v == UNOPENED:
+                around += 1
+            elif v >= 0:
+                numbered += 1
+        if numbered:
+            frontier[on] = ranks[c] * (9 * n) + around * n + c
+            on += 1
+        else:
+            y, x = c // width, c % width
+            far = (
+                (y >= 2 and values[c - 2 * width] >= 0)
+                or (y + 2 < height and values[c + 2 * width] >= 0)
+                or (x >= 2 and values[c - 2] >= 0)
+                or (x + 2 < width and values[c + 2] >= 0)
+            )
+            interior[off] = around * (2 * n) + (0 if far else n) + c
+            off += 1
+    frontier = np.sort(frontier[:on]) % n
+    interior = np.sort(interior[:off]) % n
+    first = min(off_frontier, off)
+    chosen = np.concatenate((interior[:first], frontier))[:lookahead]
+    if len(chosen) == 0:
+        chosen = interior[:1]
+    keys = np.empty(len(chosen), np.int64)
+    for i in range(len(chosen)):
+        keys[i] = ranks[chosen[i]] * n + chosen[i]
+    return np.sort(keys) % n
+
+
+_warm = False
+
+
+def warm_up() -> None:
+    """Load ``_choose`` now (numba loads it from its cache, or compiles it, on its first call), for the
+    types a game gives it (a board's values are read-only); once per process, not inside a timed game."""
+    global _warm
+    if not _warm:
+        _warm = True
+        board = Board.from_text("1.")
+        _choose(np.array([-1, 0]), board.values.ravel(), 2, *neighbour_table(board.size), 1, 1)
 
 
 __all__ = ["TwoStepPlayer", "TwoStepRun"]
