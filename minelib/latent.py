@@ -23,6 +23,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
@@ -56,6 +57,41 @@ def patterns(size: BoardSize) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.array(kinds, np.int8), np.array(members, np.int64), np.array(walls, np.int64)
 
 
+@njit(cache=True, nogil=True)
+def _candidates(kinds, members, walls, values):
+    """The patterns (of ``patterns``) whose cells are all unopened and whose wall shows no number and
+    holds at most one unopened cell for a pair, none for a box (``values``: the view row by row, a
+    flag appended for the padding of the walls)."""
+    found = np.empty(len(kinds), np.int64)
+    k = 0
+    for i in range(len(kinds)):
+        hidden = True
+        for j in range(members.shape[1]):
+            if members[i, j] >= 0 and values[members[i, j]] != UNOPENED:
+                hidden = False
+                break
+        if not hidden:
+            continue
+        missing, numbered = 0, False
+        for j in range(walls.shape[1]):
+            v = values[walls[i, j]]
+            if v >= 0:
+                numbered = True
+                break
+            if v == UNOPENED:
+                missing += 1
+        if not numbered and missing <= (1 if kinds[i] == PAIR else 0):
+            found[k] = i
+            k += 1
+    return found[:k]
+
+
+def warm_up() -> None:
+    """Load ``_candidates`` now, for the types a game gives it (numba loads it on its first call)."""
+    size = BoardSize(1, 2)
+    _candidates(*patterns(size), np.append(Board.from_text("1.").values.ravel(), MINE))
+
+
 def mine_layouts(analysis: Analysis, cell: Cell) -> int:
     """The layouts of ``analysis`` with a mine on the unopened ``cell``."""
     p = analysis.probability(cell)
@@ -74,13 +110,8 @@ class LatentFiftyFifties:
         size = board.size
         kinds, members, walls = patterns(size)
         values = np.append(board.values.ravel(), MINE)  # the sentinel reads as a flag
-        hidden = values == UNOPENED
-        member_hidden = np.where(members >= 0, hidden[np.maximum(members, 0)], True).all(axis=1)
-        wall_values = values[walls]
-        missing = (wall_values == UNOPENED).sum(axis=1)
-        keep = member_hidden & ~(wall_values >= 0).any(axis=1) & (missing <= np.where(kinds == PAIR, 1, 0))
         self.found: list[tuple[int, tuple[int, ...], tuple[int, ...], int]] = []  # kind, members, missing, tally
-        for i in np.flatnonzero(keep).tolist():
+        for i in _candidates(kinds, members, walls, values).tolist():
             cells = tuple(c for c in members[i].tolist() if c >= 0)
             gaps = tuple(c for c in walls[i].tolist() if c < size.n_cells and values[c] == UNOPENED)
             tally = self.tally(int(kinds[i]), cells, gaps)
@@ -135,4 +166,4 @@ class LatentFiftyFifties:
         return sorted(found)
 
 
-__all__ = ["LatentFiftyFifties", "mine_layouts", "patterns"]
+__all__ = ["LatentFiftyFifties", "mine_layouts", "patterns", "warm_up"]

@@ -12,6 +12,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
+from minelib import latent
 from minelib.analysis import Analysis, Analyzer, Outlook
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import Game, neighbour_table
@@ -311,13 +312,15 @@ _warm = False
 
 
 def warm_up() -> None:
-    """Load ``_choose`` now (numba loads it from its cache, or compiles it, on its first call), for the
-    types a game gives it (a board's values are read-only); once per process, not inside a timed game."""
+    """Load ``_choose`` and the latent 50/50s' scan now (numba loads each from its cache, or compiles
+    it, on its first call), for the types a game gives them (a board's values are read-only); once
+    per process, not inside a timed game."""
     global _warm
     if not _warm:
         _warm = True
         board = Board.from_text("1.")
         _choose(np.array([-1, 0]), board.values.ravel(), 2, *neighbour_table(board.size), 1, 1)
+        latent.warm_up()
 
 
 __all__ = ["TwoStepPlayer", "TwoStepRun"]
