@@ -283,6 +283,8 @@ class Analyzer:
 
         boxes.warm_up()  # the first in a process loads the compiled engine
         self._tracker = boxes.Tracker()
+        self._brief = boxes.Brief
+        self._checked: np.ndarray | None = None  # the (read-only) values of the last board whose mines were checked
 
     def analyze(self, board: Board | str) -> Analysis:
         """``analyze(board, mines)``; ``board`` becomes the position kept."""
@@ -308,12 +310,10 @@ class Analyzer:
         """``what_if`` in brief: for every number the unopened ``cell`` may show, the layout count,
         whether a certain cell follows, and the ``k`` lowest risks, exactly as the analyses of
         ``what_if`` give them (``Outlook``), without making them. ``board`` becomes the position kept."""
-        from minelib.boxes import Brief
-
         self._check_cell(board, cell)
         found = {}
         for number, fast in enumerate(self._tracker.outlook(board.values, self.mines, board.size.cell_id(cell), k)):
-            if isinstance(fast, Brief):
+            if isinstance(fast, self._brief):
                 found[number] = Outlook(fast.layouts, fast.decides, lowest_of(fast.picks, k), k)
             elif fast is not None:  # counted whole, past the compiled call's bounds: read from its analysis
                 after = self._after(board, cell, number, fast)
@@ -329,7 +329,9 @@ class Analyzer:
     def _check_cell(self, board: Board, cell: Cell) -> None:
         if board.values[cell] != UNOPENED:
             raise ValueError(f"cell {cell} is not an unopened cell of the board")
-        check_mines(board, self.mines)
+        if board.values is not self._checked:  # a player asks of one board for every candidate: checked once
+            check_mines(board, self.mines)
+            self._checked = board.values
 
 
 def reference_analyze(board: Board | str, mines: int) -> Analysis:

@@ -891,16 +891,16 @@ def analyze_boxes(values: np.ndarray, mines: int):
     return _result(answer, flat, height, width, left)
 
 
-def _layouts(ways: np.ndarray, s: int, ta: int, tb: int, free: int) -> int:
+def _layouts(ways: list[int], s: int, ta: int, tb: int, free: int) -> int:
     """The layout count of a compiled answer's pieces (see ``_full``)."""
-    return prod(ways.tolist()) * s * comb(free, ta) // perm(tb, tb - ta)
+    return prod(ways) * s * comb(free, ta) // perm(tb, tb - ta)
 
 
 def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
     """``analyze_boxes``'s answer from a compiled answer (the Python path when a bound was passed)."""
     status, groups, numerators, denominators, ways, s, ta, tb, free = answer
     if status == DONE:
-        return _layouts(ways, s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
+        return _layouts(ways.tolist(), s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
     if status == IMPOSSIBLE:
         return None
     return _in_python(flat, height, width, left)
@@ -962,6 +962,12 @@ class Tracker:
         self._values: np.ndarray | None = None  # the last position counted whole or updated, flat
         self._shape: tuple[int, int] | None = None
         self._parts = None
+        self._same: tuple | None = None  # (read-only values, mines, flat, left) last found to be the kept position
+
+    def keep(self, values: np.ndarray | None, parts, shape: tuple[int, int] | None) -> None:
+        """Make ``values`` (flat, counted) and their ``parts`` the position kept (None: none)."""
+        self._values, self._parts, self._shape = values, parts, shape
+        self._same = None
 
     def analyze(self, values: np.ndarray, mines: int, keep: bool = True):
         """``analyze_boxes(values, mines)``; with ``keep``, ``values`` becomes the position kept."""
@@ -976,8 +982,8 @@ class Tracker:
                 flat, height, width, left, changed, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
             )
         if keep and answer[0] != IMPOSSIBLE:  # (past a bound the parts are incomplete: none kept)
-            self._values, self._parts = (flat.copy(), parts) if answer[0] == DONE else (None, None)
-            self._shape = (height, width)
+            done = answer[0] == DONE
+            self.keep(flat.copy() if done else None, parts if done else None, (height, width))
         return _result(answer, flat, height, width, left)
 
     def what_if(self, values: np.ndarray, mines: int, cell: int) -> list:
@@ -1017,13 +1023,16 @@ class Tracker:
         )
         found = []
         s, ta, tb, free, decides = s.tolist(), ta.tolist(), tb.tolist(), free.tolist(), decides.tolist()
+        # whole arrays to lists once (a small array's slice costs as much to make as the list)
+        ways, picked, cells = ways.tolist(), picked.tolist(), cells.tolist()
+        numerators, denominators = numerators.tolist(), denominators.tolist()
         for number, status in enumerate(statuses.tolist()):
             if status != DONE:
                 found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
-            size = int(picked[number])
-            ratios = zip(numerators[number, :size].tolist(), denominators[number, :size].tolist())
-            picks = list(zip(ratios, cells[number, :size].tolist()))
+            size = picked[number]
+            ratios = zip(numerators[number][:size], denominators[number][:size])
+            picks = list(zip(ratios, cells[number][:size]))
             count = _layouts(ways[number], s[number], ta[number], tb[number], free[number])
             found.append(Brief(count, decides[number], picks))
         return found
@@ -1032,11 +1041,16 @@ class Tracker:
         """(the flat values, the mines left, None) when the compiled what-if can start from the parts
         of ``values`` (counted now if they are not those kept); else the answer of every number, as
         ``what_if`` gives them, in the third place."""
+        same = self._same
+        if same is not None and same[0] is values and same[1] == mines:  # a player's candidates, one board
+            return same[2], same[3], None
         height, width = values.shape
         flat = np.ascontiguousarray(values).ravel()
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
         if kept and self._parts is not None:
+            if not values.flags.writeable:  # (a board's values: they cannot change while kept here)
+                self._same = (values, mines, flat, left)
             return flat, left, None
         numbers = len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1
         if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either

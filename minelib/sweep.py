@@ -269,8 +269,7 @@ class Sweep:
         if changed:
             game.take_swept(self.values, self.changed[:changed].tolist())
         # the last position counted and its parts, as the tracker keeps them (none past a bound)
-        tracker._values, tracker._parts = (kept, parts) if has_parts else (None, None)
-        tracker._shape = (height, width)
+        tracker.keep(kept if has_parts else None, parts if has_parts else None, (height, width))
         return status, self.moves[:moves].tolist()
 
     def first(self) -> list[int]:
