@@ -210,7 +210,8 @@ class LookaheadRun(GameRun):
     def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:
         """The exact optimal move when few layouts remain (ties: the safest, then row order); None
         when more than ``cells`` cells are undecided."""
-        values = self.search.values(board, cells=cells, best=True)  # the best cells alone: all the move needs
+        # the best cells alone: all the move needs
+        values = self.search.values(board, cells=cells, best=True, count=result.count)
         if values is None:
             return None
         cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
