@@ -296,6 +296,14 @@ class Analyzer:
             return reference_analyze(board, self.mines)  # says why no layout fits
         return Analysis(board, self.mines, *fast)
 
+    def counted(self, board: Board, answer) -> Analysis:
+        """The analysis of ``board`` from the compiled answer that counted it as the position kept
+        (``Sweep.settle``'s, which follows this analyzer's positions): ``analyze(board)`` without
+        counting it again."""
+        from minelib import boxes
+
+        return Analysis(board, self.mines, *boxes.counted(answer))
+
     def what_if(self, board: Board, cell: Cell) -> dict[int, Analysis]:
         """For every number the unopened ``cell`` may show (those no layout allows left out): the
         analysis of ``board`` with ``cell`` opened on it. ``board`` becomes the position kept."""

@@ -896,11 +896,18 @@ def _layouts(ways: list[int], s: int, ta: int, tb: int, free: int) -> int:
     return prod(ways) * s * comb(free, ta) // perm(tb, tb - ta)
 
 
+def counted(answer) -> tuple[int, np.ndarray, list[int], list[int]]:
+    """``analyze_boxes``'s answer from a compiled answer that finished (DONE)."""
+    status, groups, numerators, denominators, ways, s, ta, tb, free = answer
+    assert status == DONE, "an answer past the compiled bounds has nothing to read"
+    return _layouts(ways.tolist(), s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
+
+
 def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
     """``analyze_boxes``'s answer from a compiled answer (the Python path when a bound was passed)."""
-    status, groups, numerators, denominators, ways, s, ta, tb, free = answer
+    status = answer[0]
     if status == DONE:
-        return _layouts(ways.tolist(), s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
+        return counted(answer)
     if status == IMPOSSIBLE:
         return None
     return _in_python(flat, height, width, left)
@@ -914,15 +921,16 @@ class Brief(NamedTuple):
     picks: list  # ((numerator, denominator), cells) of groups that may hold the k lowest risks
 
 
-_no_parts = None
+_nothing = None
 
 
-def no_parts():
-    """The parts of no position, for a compiled caller that has none (of the types ``_full`` gives)."""
-    global _no_parts
-    if _no_parts is None:
-        _no_parts = _full(np.full(1, UNOPENED_CODE, np.int8), 1, 1, 0, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)[1]
-    return _no_parts
+def nothing():
+    """``_full``'s (answer, parts) for a board of one unopened cell: stand-ins of the right types for a
+    compiled caller that has no answer or parts yet."""
+    global _nothing
+    if _nothing is None:
+        _nothing = _full(np.full(1, UNOPENED_CODE, np.int8), 1, 1, 0, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
+    return _nothing
 
 
 _warm = False

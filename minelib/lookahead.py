@@ -117,11 +117,11 @@ class LookaheadRun(GameRun):
         while self.game.status == PLAYING:
             # the one-number rules and the exact analysis's certain moves, compiled, to the next guess
             # (or to a position the compiled analysis cannot count: ``exact`` then counts it in Python)
-            _, moves = self.sweep.settle(self.analyzer._tracker)
+            _, moves, answer = self.sweep.settle(self.analyzer._tracker)
             self.swept(moves)
             if self.game.status != PLAYING:
                 return
-            for move in self.exact():
+            for move in self.exact(answer):
                 c = self.size.cell_id(move.cell)
                 if move.kind == "flag" and self.values[c] == UNOPENED:
                     self.flag(c)
@@ -156,9 +156,11 @@ class LookaheadRun(GameRun):
             return Move("flag", self.size.cell_at(~c), True, Fraction(1))
         return Move("open", self.size.cell_at(c), True, Fraction(0))
 
-    def exact(self) -> list[Move]:
+    def exact(self, answer=None) -> list[Move]:
+        """The exact analysis's certain moves, or a guess (``answer``: the compiled count of the
+        position, if ``Sweep.settle`` made it)."""
         board, mines = self.sweep.board(), self.game.mines
-        result = self.analyzer.analyze(board)
+        result = self.analyzer.analyze(board) if answer is None else self.analyzer.counted(board, answer)
         self.reason, self.ranked = "exact analysis", []
         if result.certain_safe or result.certain_mines:
             return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [

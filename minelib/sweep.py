@@ -116,7 +116,7 @@ def _sweep(values, numbers, mine, table, count, queue, queued, top, changed, mov
 @njit(**_JIT)
 def _settle(
     values, numbers, mine, table, count, queue, queued, top, changed, moves, stack, safe_left,
-    height, width, mines, kept, has_parts, parts, max_changed, max_leaves, bits, limit,
+    height, width, mines, kept, has_parts, parts, answer, max_changed, max_leaves, bits, limit,
 ):  # fmt: skip
     """``_sweep`` and the exact analysis in turn, until the analysis finds no certain cell: what
     ``LookaheadRun.play`` does between two guesses, in one call.
@@ -126,11 +126,12 @@ def _settle(
     differ; else whole), and its certain mines are flagged, then its certain safe cells opened, row
     by row, each move queueing the numbers around it, as the player plays them one by one.
 
-    Returns (status, queue top, cells changed, moves, whether parts are kept, the parts): DONE (no
-    safe cell is left: won), GUESS (the last analysis, of the position as it stands, found no
-    certain cell), IN_PYTHON or IMPOSSIBLE (the last analysis did not finish: Python takes over
-    there), MINE_OPENED (a certain cell held a mine: the last move). ``kept`` ends as the position
-    the parts are of."""
+    Returns (status, queue top, cells changed, moves, whether parts are kept, the parts, the last
+    answer): DONE (no safe cell is left: won), GUESS (the last analysis, of the position as it
+    stands, found no certain cell), IN_PYTHON or IMPOSSIBLE (the last analysis did not finish:
+    Python takes over there), MINE_OPENED (a certain cell held a mine: the last move). ``kept`` ends
+    as the position the parts are of; ``answer`` (the stand-in given, until one is counted) is that
+    of the last finished analysis."""
     n = len(values)
     n_changed, n_moves = 0, 0
     while True:
@@ -144,22 +145,22 @@ def _settle(
         n_changed += k_changed
         n_moves += k_moves
         if status == MINE_OPENED or safe_left == 0:
-            return status, top, n_changed, n_moves, has_parts, parts
+            return status, top, n_changed, n_moves, has_parts, parts, answer
         left = mines
         for c in range(n):
             if values[c] == MINE:
                 left -= 1
         differ = np.flatnonzero(kept != values) if has_parts else np.zeros(0, np.int64)
         if has_parts and len(differ) <= max_changed:
-            answer, fresh = boxes._update(values, height, width, left, differ, parts, max_leaves, bits, limit)
+            counted, fresh = boxes._update(values, height, width, left, differ, parts, max_leaves, bits, limit)
         else:
-            answer, fresh = boxes._full(values, height, width, left, max_leaves, bits, limit)
-        if answer[0] == boxes.IMPOSSIBLE:  # (the tracker keeps what it had)
-            return IMPOSSIBLE, top, n_changed, n_moves, has_parts, parts
-        if answer[0] != boxes.DONE:
-            return IN_PYTHON, top, n_changed, n_moves, False, parts
+            counted, fresh = boxes._full(values, height, width, left, max_leaves, bits, limit)
+        if counted[0] == boxes.IMPOSSIBLE:  # (the tracker keeps what it had)
+            return IMPOSSIBLE, top, n_changed, n_moves, has_parts, parts, answer
+        if counted[0] != boxes.DONE:
+            return IN_PYTHON, top, n_changed, n_moves, False, parts, answer
         kept[:] = values
-        has_parts, parts = True, fresh
+        has_parts, parts, answer = True, fresh, counted
         groups, numerators, denominators = answer[1], answer[2], answer[3]
         found = False
         for c in range(n):  # certain mines first, then certain safe cells, as the player plays them
@@ -178,17 +179,17 @@ def _settle(
                 moves[n_moves] = c
                 n_moves += 1
                 if mine[c]:
-                    return MINE_OPENED, top, n_changed, n_moves, has_parts, parts
+                    return MINE_OPENED, top, n_changed, n_moves, has_parts, parts, answer
                 first = n_changed
                 n_changed = reveal(values, numbers, table, count, c, changed, n_changed, stack)
                 safe_left -= n_changed - first
                 if safe_left == 0:
-                    return DONE, top, n_changed, n_moves, has_parts, parts
+                    return DONE, top, n_changed, n_moves, has_parts, parts, answer
                 for i in range(first, n_changed):
                     top = _push_around(values, table, count, changed[i], queue, queued, top)
                 found = True
         if not found:
-            return GUESS, top, n_changed, n_moves, has_parts, parts
+            return GUESS, top, n_changed, n_moves, has_parts, parts, answer
 
 
 class Sweep:
@@ -246,9 +247,10 @@ class Sweep:
         self.game.take_swept(self.values, self.changed[:changed].tolist())
         return self.moves[:moves].tolist()
 
-    def settle(self, tracker: boxes.Tracker) -> tuple[int, list[int]]:
+    def settle(self, tracker: boxes.Tracker) -> tuple[int, list[int], tuple | None]:
         """Play every move the numbers decide and every certain move of the exact analysis, in turn,
-        to the first position with none (``_settle``); the status and the moves (a flag as ``~cell``).
+        to the first position with none (``_settle``); the status, the moves (a flag as ``~cell``) and,
+        when a guess is due (GUESS), the compiled answer that counted the position as it stands.
         ``tracker``: the analyzer's, which follows the positions analysed here as if it had analysed them."""
         if self.mine is None:
             raise ValueError("this game has no layout to open cells of")
@@ -256,11 +258,12 @@ class Sweep:
         height, width = game.size.height, game.size.width
         has_parts = tracker._parts is not None and tracker._shape == (height, width)  # (with the values counted)
         kept = tracker._values.copy() if has_parts and tracker._values is not None else np.empty_like(self.values)
-        status, self.top, changed, moves, has_parts, parts = _settle(
+        no_answer, no_parts = boxes.nothing()
+        status, self.top, changed, moves, has_parts, parts, answer = _settle(
             self.values, self.numbers, self.mine, self.table, self.count,
             self.queue, self.queued, self.top, self.changed, self.moves, self.stack,
             game.size.n_cells - game.mines - game.opened, height, width, game.mines,
-            kept, has_parts, tracker._parts if tracker._parts is not None else boxes.no_parts(),
+            kept, has_parts, tracker._parts if tracker._parts is not None else no_parts, no_answer,
             tracker.MAX_CHANGED, boxes.MAX_LEAVES, boxes.LIMB_BITS, boxes.COMBINE_LIMIT,
         )  # fmt: skip
         if status == MINE_OPENED:
@@ -270,7 +273,7 @@ class Sweep:
             game.take_swept(self.values, self.changed[:changed].tolist())
         # the last position counted and its parts, as the tracker keeps them (none past a bound)
         tracker.keep(kept if has_parts else None, parts if has_parts else None, (height, width))
-        return status, self.moves[:moves].tolist()
+        return status, self.moves[:moves].tolist(), answer if status == GUESS else None
 
     def first(self) -> list[int]:
         """The cells of the first queued number that settles its unopened neighbours (a flag as

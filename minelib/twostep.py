@@ -153,6 +153,8 @@ class TwoStepRun(LookaheadRun):
     def _influenced(self, latent: LatentFiftyFifties, lowest: Fraction, candidates: list[Cell]):
         """Each candidate's factor, the cells of latent 50/50s safe enough with their influence added
         (``lowest``: the lowest mine probability of an unopened cell)."""
+        if not latent.found:  # (most positions) no influence anywhere: every factor 1 + 0 / safe
+            return dict.fromkeys(candidates, 1.0)
         count, best = latent.analysis.count, 1 - lowest
         weight = {}
         cells = {self.size.cell_at(c) for _, members, gaps, _ in latent.found for c in members + gaps}

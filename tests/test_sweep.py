@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minelib import boxes, sweep
-from minelib.analysis import Analyzer
+from minelib.analysis import Analyzer, analyze
 from minelib.board import MINE, UNOPENED, BoardSize
 from minelib.game import Game, neighbour_ids
 from minelib.players import make_player
@@ -116,21 +116,22 @@ def test_the_game_refuses_a_change_no_move_can_make():
         game.take_swept(values, [8])
 
 
-def python_settle(self: Sweep, tracker: boxes.Tracker) -> tuple[int, list[int]]:
+def python_settle(self: Sweep, tracker: boxes.Tracker) -> tuple[int, list[int], None]:
     """``Sweep.settle`` the slow way, as the player played before it: the sweep, then each certain
-    move of the exact analysis (counted in Python past the compiled bounds) through the game."""
+    move of the exact analysis (counted in Python past the compiled bounds) through the game; no
+    compiled answer (the player counts the position again)."""
     game, analyzer = self.game, Analyzer(self.game.mines)
     analyzer._tracker = tracker
     moves: list[int] = []
     while True:
         moves += self.run()
         if game.status != "playing":
-            return sweep.DONE, moves
+            return sweep.DONE, moves, None
         result = analyzer.analyze(self.board())
         certain = [~game.size.cell_id(c) for c in result.certain_mines]
         certain += [game.size.cell_id(c) for c in result.certain_safe]
         if not certain:
-            return sweep.GUESS, moves
+            return sweep.GUESS, moves, None
         for move in certain:
             c = move if move >= 0 else ~move
             if game._values[c] != UNOPENED:  # opened by a region before its turn
@@ -142,7 +143,7 @@ def python_settle(self: Sweep, tracker: boxes.Tracker) -> tuple[int, list[int]]:
             else:
                 self.took(game.open_id(c))
             if game.status != "playing":
-                return sweep.DONE, moves
+                return sweep.DONE, moves, None
 
 
 @settings(max_examples=300, deadline=None)
@@ -154,9 +155,14 @@ def test_settle_plays_the_moves_of_the_sweep_and_the_exact_analysis_in_turn(case
     for game, settle in ((fast, Sweep.settle), (slow, python_settle)):
         swept = Sweep(game)
         swept.took(game.open_id(first))
-        found.append(settle(swept, boxes.Tracker()) if game.status == "playing" else (sweep.DONE, []))
-    assert found[0] == found[1]
+        found.append(settle(swept, boxes.Tracker()) if game.status == "playing" else (sweep.DONE, [], None))
+    assert found[0][:2] == found[1][:2]
     assert (fast.status, fast.opened, fast.flags, fast._values) == (slow.status, slow.opened, slow.flags, slow._values)
+    answer = found[0][2]
+    assert (answer is not None) == (found[0][0] == sweep.GUESS)
+    if answer is not None:  # the count of the position where a guess is due, as analysed afresh
+        board, mines = fast.board, fast.mines
+        assert Analyzer(mines).counted(board, answer) == analyze(board, mines)
 
 
 @pytest.mark.parametrize("limits", [{}, {"COMBINE_LIMIT": 64}, {"MAX_LEAVES": 1}], ids=["fused", "combination", "dp"])
