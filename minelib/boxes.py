@@ -256,20 +256,26 @@ def _prepare(values, height, width):
 
 
 @njit(**_JIT)
-def _enumerate(order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits):
+def _enumerate(
+    order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits, wild, kinds
+):
     """Every assignment of mines to the boxes ``order`` of one component that meets its numbers.
 
     Returns (layouts by mines used; each box's mines by mines used, weighted; leaves, or -1 if the
     budget ran out). Numbers are little-endian limbs of ``bits`` bits: the last axis, ``limbs`` long.
     ``capacity[r]``: cells of number r's boxes not yet assigned (restored when it returns a count).
+    With ``wild`` a number cell (else -1), that number's need is not enforced: every assignment of
+    the others is counted, by the mines it puts in the wild number's boxes (the first axis of both
+    answers, ``kinds`` long; it is 1 long without a wild number), so one enumeration answers every
+    number the wild cell may show.
     """
     m = len(order)
     cells = 0
     for b in order:
         cells += box_size[b]
     mask = (1 << bits) - 1
-    poly = np.zeros((cells + 1, limbs), np.int64)
-    tally = np.zeros((m, cells + 1, limbs), np.int64)
+    all_poly = np.zeros((kinds, cells + 1, limbs), np.int64)
+    all_tally = np.zeros((kinds, m, cells + 1, limbs), np.int64)
     taken = np.zeros(len(need), np.int64)
     cur = np.zeros(m, np.int64)
     top = np.zeros(m, np.int64)
@@ -284,7 +290,8 @@ def _enumerate(order, box_size, box_numbers, count_numbers, need, capacity, bino
             if p == m:
                 leaves += 1
                 if leaves > max_leaves:  # (this component's capacities are left as they stand)
-                    return poly, tally, -1
+                    return all_poly, all_tally, -1
+                poly, tally = all_poly[taken[wild] if wild >= 0 else 0], all_tally[taken[wild] if wild >= 0 else 0]
                 k = used[m]
                 carry = 0
                 for i in range(limbs):
@@ -306,6 +313,8 @@ def _enumerate(order, box_size, box_numbers, count_numbers, need, capacity, bino
             lo, hi = 0, s
             for t in range(count_numbers[b]):
                 r = box_numbers[b, t]
+                if r == wild:
+                    continue
                 hi = min(hi, need[r] - taken[r])
                 lo = max(lo, need[r] - taken[r] - (capacity[r] - s))
             if lo > hi:
@@ -340,7 +349,7 @@ def _enumerate(order, box_size, box_numbers, count_numbers, need, capacity, bino
         used[p + 1] = used[p] + cur[p]
         p += 1
         entering = True
-    return poly, tally, leaves
+    return all_poly, all_tally, leaves
 
 
 @njit(**_JIT)
@@ -375,9 +384,10 @@ def _enumerate_every(box_size, need, box_numbers, count_numbers, capacity, by_co
         for b in order:
             cells += box_size[b]
         limbs = (cells + 3 + bits - 1) // bits
-        poly, tally, found = _enumerate(
-            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits
+        polys, tallies, found = _enumerate(
+            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits, -1, 1
         )
+        poly, tally = polys[0], tallies[0]
         leaves[c] = found
         first = at
         if found >= 0:
@@ -445,6 +455,16 @@ def _count(values, height, width, numbers, max_leaves, bits):
     component of each number cell or -1). Status IN_PYTHON when a component needs more than one limb
     or passes the leaf budget; IMPOSSIBLE when a number cannot be met.
     """
+    status, parts, _, _, _ = _count_kinds(values, height, width, numbers, max_leaves, bits, -1, 1)
+    return status, parts
+
+
+@njit(**_JIT)
+def _count_kinds(values, height, width, numbers, max_leaves, bits, wild, kinds):
+    """``_count``, and with ``wild`` one of ``numbers`` (else -1) whose need is left free: its
+    component is enumerated once for every count of mines in its boxes (``kinds`` of them: 0, 1, ...),
+    the others once for all. Returns (status, parts, polynomials and tallies by kind (first axis),
+    the wild number's component or -1); ``parts`` holds the first kind's."""
     box_of, edge, box_size, need, number_boxes, count_boxes, box_numbers, count_numbers, capacity, ok = _structure(
         values, height, width, numbers
     )
@@ -458,8 +478,8 @@ def _count(values, height, width, numbers, max_leaves, bits):
         by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
     else:
         by_component, starts = np.arange(boxes), np.zeros(components + 1, np.int64)
-    polys = np.zeros((components, widest), np.int64)
-    tallies = np.zeros((boxes, widest), np.int64)
+    polys = np.zeros((kinds, components, widest), np.int64)
+    tallies = np.zeros((kinds, boxes, widest), np.int64)
     box_start = np.zeros(boxes + 1, np.int64)
     for c in edge:
         box_start[box_of[c] + 1] += 1
@@ -474,25 +494,31 @@ def _count(values, height, width, numbers, max_leaves, bits):
     for r in numbers:
         if count_boxes[r]:
             number_component[r] = label[number_boxes[r, 0]]
-    parts = (polys, label, box_size, tallies, box_start, box_cells, number_component)
+    parts = (polys[0], label, box_size, tallies[0], box_start, box_cells, number_component)
+    wild_component = number_component[wild] if wild >= 0 else -1
     if not ok:
-        return IMPOSSIBLE, parts
+        return IMPOSSIBLE, parts, polys, tallies, wild_component
     if widest + 2 > bits:  # tallies (at most 8 * 2**cells) need more than one limb
-        return IN_PYTHON, parts
+        return IN_PYTHON, parts, polys, tallies, wild_component
     binomial = _binomials(8)
     for c in range(components):
         order = by_component[starts[c] : starts[c + 1]]
+        free_need = c == wild_component
         poly, tally, leaves = _enumerate(
-            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, 1, bits
-        )
+            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, 1, bits,
+            wild if free_need else -1, kinds if free_need else 1,
+        )  # fmt: skip
         if leaves < 0:
-            return IN_PYTHON, parts
+            return IN_PYTHON, parts, polys, tallies, wild_component
         if not poly.any():
-            return IMPOSSIBLE, parts
-        polys[c, : len(poly)] = poly[:, 0]
-        for q in range(len(order)):
-            tallies[order[q], : len(poly)] = tally[q, :, 0]
-    return DONE, parts
+            return IMPOSSIBLE, parts, polys, tallies, wild_component
+        width_used = poly.shape[1]
+        for kind in range(kinds):
+            source = kind if free_need else 0
+            polys[kind, c, :width_used] = poly[source, :, 0]
+            for q in range(len(order)):
+                tallies[kind, order[q], :width_used] = tally[source, q, :, 0]
+    return DONE, parts, polys, tallies, wild_component
 
 
 @njit(**_JIT)
@@ -733,13 +759,26 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     picks exactly as ``lowest_of`` ranks all the groups."""
     y, x = cell // width, cell % width
     numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
+    flags, room = 0, 0  # around the cell: flags, and unopened cells (the mines its number may count)
+    for yy in range(max(0, y - 1), min(height, y + 2)):
+        for xx in range(max(0, x - 1), min(width, x + 2)):
+            if values[yy * width + xx] == MINE_CODE:
+                flags += 1
+            elif values[yy * width + xx] == UNOPENED_CODE and yy * width + xx != cell:
+                room += 1
     trial = values.copy()
-    trial[cell] = 0  # a number: what is counted again is the same whatever the number (see _update)
-    touched, local = _reach(trial, height, width, np.array([cell]), base)
+    trial[cell] = flags  # a number (one that needs no mine: its need is left free below)
+    touched, local = _reach(trial, height, width, np.array([cell]), base)  # the same whatever the number
     unopened = 0
     for c in range(len(trial)):
         if trial[c] == UNOPENED_CODE:
             unopened += 1
+    # one enumeration for every number: the cell's need left free, its component counted by the
+    # mines its boxes hold (the number less the flags); past the leaf budget, one number at a time
+    every, shared, polys_by, tallies_by, wild = _count_kinds(
+        trial, height, width, local, max_leaves, bits, cell, room + 1
+    )
+    _, fresh_label, fresh_size, _, fresh_start, fresh_cells, fresh_numbers = shared
     statuses = np.zeros(numbers, np.int64)
     s = np.zeros(numbers, np.int64)
     ta = np.zeros(numbers, np.int64)
@@ -752,8 +791,26 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     found_denominators = [np.zeros(0, np.int64) for _ in range(numbers)]
     found_cells = [np.zeros(0, np.int64) for _ in range(numbers)]
     for number in range(numbers):
-        trial[cell] = number
-        status, fresh = _count(trial, height, width, local, max_leaves, bits)
+        mines = number - flags
+        if every == DONE:
+            if mines < 0 or mines > room or (wild >= 0 and not polys_by[mines, wild].any()) or (wild < 0 and mines):
+                status = IMPOSSIBLE
+            else:
+                status = DONE
+                fresh = (
+                    polys_by[mines],
+                    fresh_label,
+                    fresh_size,
+                    tallies_by[mines],
+                    fresh_start,
+                    fresh_cells,
+                    fresh_numbers,
+                )
+        elif every == IMPOSSIBLE:
+            status = IMPOSSIBLE
+        else:
+            trial[cell] = number
+            status, fresh = _count(trial, height, width, local, max_leaves, bits)
         if status == DONE:
             polys, label, box_size, tallies, _, box_cells, _ = _merge(base, touched, fresh)
             free[number] = unopened - len(box_cells)
