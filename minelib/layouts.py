@@ -222,25 +222,44 @@ def local_layouts(board: Board, mines: int, cells: list[int], count: int) -> np.
     if len(cells) > BITMASK_CELLS:
         raise ValueError(f"{len(cells)} unopened cells do not fit in a {BITMASK_CELLS}-bit layout")
     values = board.values.ravel()
-    local = {c: k for k, c in enumerate(cells)}
-    table, number_of = neighbour_table(size)
-    rows: list[int] = []  # per number next to an unopened cell: its unopened cells (local bits)
-    need: list[int] = []
-    near = table[cells].ravel()
-    near = np.unique(near[near >= 0])
-    for c in near[values[near] >= 0].tolist():  # the numbers next to an unopened cell
-        around = table[c, : number_of[c]].tolist()
-        rows.append(sum(1 << local[n] for n in around if n in local))
-        need.append(int(values[c]) - sum(values[n] == MINE for n in around))
+    rows, need = _rows(values, *neighbour_table(size), np.array(cells, np.int64))
     left = mines - int(np.count_nonzero(values == MINE))
     out = np.empty(count, np.int64)
-    found = _enumerate(np.array(rows, np.int64), np.array(need, np.int64), len(cells), left, out)
+    found = _enumerate(rows, need, len(cells), left, out)
     if found != count:
         raise AssertionError(
             f"the enumeration found {found if found < count else 'more'} layouts where analyze counts {count}"
         )
     out.sort()
     return out
+
+
+@njit(cache=True, nogil=True)
+def _rows(values, table, number_of, cells):
+    """For every number next to one of ``cells`` (cell ids; bit k is ``cells[k]``), ascending: the
+    mask of its neighbours among them, and the mines it still needs (its value less its flags)."""
+    local = np.full(len(values), -1, np.int64)
+    for k in range(len(cells)):
+        local[cells[k]] = k
+    seen = np.zeros(len(values), np.bool_)
+    for k in range(len(cells)):
+        for j in range(number_of[cells[k]]):
+            c = table[cells[k], j]
+            if values[c] >= 0:
+                seen[c] = True
+    numbers = np.flatnonzero(seen)
+    rows = np.zeros(len(numbers), np.int64)
+    need = np.empty(len(numbers), np.int64)
+    for r in range(len(numbers)):
+        c = numbers[r]
+        need[r] = values[c]
+        for j in range(number_of[c]):
+            d = table[c, j]
+            if local[d] >= 0:
+                rows[r] |= np.int64(1) << local[d]
+            elif values[d] == MINE:
+                need[r] -= 1
+    return rows, need
 
 
 @njit(cache=True, nogil=True)
