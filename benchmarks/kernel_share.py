@@ -5,12 +5,13 @@
 On article 003's experiment (the games of ``benchmarks/players.py``, game i seeded by (2023, i)),
 one process plays each game with the article's ZDD player and with the two-step player, one after
 the other, and sums the seconds the two-step player spends inside its compiled kernels (the box
-engine's counts and what-ifs, the one-number sweep, the endgame search and its layouts), timed at
-each call. Printed per setting: the two players' seconds, their ratio, the kernels' seconds, and
-the ratio the player would reach if everything outside its kernels took no time. Where that last
-ratio is under 10, no rewrite of the Python around the kernels reaches 10 times the ZDD player's
-speed: the kernels (or the work the player asks of them) must shrink. Timings are for reading, in
-one process on a shared machine; the ratios are measured in the same run.
+engine's counts and what-ifs, the sweep and the certain moves between two guesses, the endgame
+search and its layouts, the choice of candidates and the latent 50/50s' scan), timed at each call.
+Printed per setting: the two players' seconds, their ratio, the kernels' seconds, and the ratio the
+player would reach if everything outside its kernels took no time. Where that last ratio is under
+10, no rewrite of the Python around the kernels reaches 10 times the ZDD player's speed: the kernels
+(or the work the player asks of them) must shrink. Timings are for reading, in one process on a
+shared machine; the ratios are measured in the same run.
 """
 
 import argparse
@@ -19,14 +20,15 @@ from collections.abc import Callable
 
 from common import warm_up
 
-from minelib import boxes, kernel, latent, layouts, sweep
+from minelib import boxes, kernel, latent, layouts, sweep, twostep
 from minelib import experiments as ex
 from minelib.board import BoardSize
 from minelib.players import make_player
 from minelib.report import text_table
 
-KERNELS = ((boxes, ("_full", "_update", "_what_if", "_outlook")), (sweep, ("_sweep",)),
-           (kernel, ("best_clicks",)), (layouts, ("_enumerate",)))  # fmt: skip
+KERNELS = ((boxes, ("_full", "_update", "_what_if", "_outlook")), (sweep, ("_sweep", "_settle")),
+           (kernel, ("best_clicks",)), (layouts, ("_enumerate", "_rows")), (twostep, ("_choose",)),
+           (latent, ("_candidates",)))  # fmt: skip
 
 
 def timed(spent: list[float]) -> None:
