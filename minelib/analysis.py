@@ -139,6 +139,12 @@ class Analysis:
         at a time, where a position has hundreds of unopened cells in a few dozen groups."""
         return self._groups, [self._group_fraction(g) for g in range(len(self._ratios))]
 
+    def ratios(self) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """``groups`` with each group's mine probability as a ratio of two ints (numerator,
+        denominator; not always in lowest terms), without making a ``Fraction``: for exact work on
+        many groups at once (compare by cross-multiplying)."""
+        return self._groups, self._ratios
+
     def _group_fraction(self, group: int) -> Fraction:
         found = self._fraction(group)
         assert found is not None  # a group, not an opened cell

@@ -184,8 +184,8 @@ class TwoStepRun(LookaheadRun):
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
         after it (a pair as far apart as two cells, the first one row by row). ``result``: the
         position's analysis."""
-        groups, risks = result.groups()
-        halves = set(np.flatnonzero(np.isin(groups, [g for g, p in enumerate(risks) if p.denominator == 2])).tolist())
+        groups, ratios = result.ratios()
+        halves = set(np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist())
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
@@ -215,14 +215,32 @@ class TwoStepRun(LookaheadRun):
         Worked on the analysis's groups (cells of a group share one probability) and on whole
         arrays: an expert position has hundreds of unopened cells in a few dozen groups."""
         player = self.player
-        groups, risks = result.groups()
-        present = np.flatnonzero(np.bincount(groups[groups >= 0], minlength=len(risks))).tolist()
-        lowest = min(risks[g] for g in present)
-        limit = 1 - player.cut * (1 - lowest)
-        rank_of = self._ranks([risks[g] for g in present], limit)  # by the id of a group's shared Fraction
-        rank = np.full(len(risks) + 2, -1)  # per group, the rank of its probability up to limit; -2, -1 last
-        for g in present:
-            rank[g] = rank_of.get(id(risks[g]), -1)
+        groups, ratios = result.ratios()
+        present = np.flatnonzero(np.bincount(groups[groups >= 0], minlength=len(ratios))).tolist()
+        # the groups safest first, exactly: by the ratio rounded once to a float (never out of order),
+        # ties of floats (distinct ratios a float may not tell apart) put in order as Fractions
+        order = sorted((ratios[g][0] / ratios[g][1], g) for g in present)
+        start = 0
+        for end in range(1, len(order) + 1):
+            if end == len(order) or order[end][0] != order[start][0]:
+                if end - start > 1:
+                    order[start:end] = sorted(order[start:end], key=lambda e: Fraction(*ratios[e[1]]))
+                start = end
+        la, lb = ratios[order[0][1]]
+        lowest = Fraction(la, lb)
+        # a probability a / b is near enough the lowest when at most 1 - cut * (1 - lowest), that is
+        # a * top_b <= top_a * b, the limit as a ratio of ints
+        cut_a, cut_b = player.cut.numerator, player.cut.denominator
+        top_a, top_b = cut_b * lb - cut_a * (lb - la), cut_b * lb
+        rank = np.full(len(ratios) + 2, -1)  # per group, the rank of its probability up to limit; -2, -1 last
+        current, (pa, pb) = 0, ratios[order[0][1]]
+        for _, g in order:
+            a, b = ratios[g]
+            if a * top_b > top_a * b:
+                break
+            if a * pb != pa * b:  # a higher probability: the next rank
+                current, pa, pb = current + 1, a, b
+            rank[g] = current
         ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
         table, count = self.sweep.table, self.sweep.count
         values, width = board.values.ravel(), board.size.width

@@ -549,3 +549,30 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
     ranked = TwoStepPlayer().explain(centre, 5).ranked  # no 50/50 here: the scores are the two-step scores
     scores = TwoStepPlayer().scores(centre, 5)
     assert len(ranked) > 1 and all(abs(r.score - scores[r.cell]) < 1e-9 for r in ranked)
+
+
+def test_candidates_rank_probabilities_exactly_where_floats_cannot_tell_them_apart():
+    """Three groups whose probabilities round to the same float as 1/3 (one just under, one just
+    over), and one ratio not in lowest terms: the candidates come safest first by their exact
+    values, equal values share a rank, and the cut is exact too."""
+    from minelib.analysis import Analysis
+    from minelib.twostep import TwoStepRun
+
+    board = Board.from_text("1.\n..")  # (0, 1), (1, 0), (1, 1) all next to the 1
+    big = 2**60
+    ratios = [(big + 1, 3 * big), (1, 3), (big, 3 * big + 1)]  # over, equal to, under 1/3
+    assert len({a / b for a, b in ratios}) == 1 and len({Fraction(a, b) for a, b in ratios}) == 3
+    groups = np.array([-1, 0, 1, 2])
+
+    def order(cut: Fraction, ratios: list[tuple[int, int]]) -> tuple[Fraction, list]:
+        result = Analysis(board, 1, 3, groups, [a for a, _ in ratios], [b for _, b in ratios])
+        run = TwoStepRun(Game.showing(board, 1), False, TwoStepPlayer(cut=cut))
+        return run.candidates(board, result)
+
+    lowest, cells = order(Fraction(1, 2), ratios)
+    assert lowest == Fraction(big, 3 * big + 1)
+    assert cells == [(1, 1), (1, 0), (0, 1)]  # exactly safest first, not by cell
+    # with a cut of 1 only the safest is near enough: the limit is the lowest probability itself
+    assert order(Fraction(1), ratios)[1] == [(1, 1)]
+    # 2/6 is 1/3: the same rank as (1, 3), so the two come by cell, after the safest
+    assert order(Fraction(1, 2), [(2, 6), (1, 3), (big, 3 * big + 1)])[1] == [(1, 1), (0, 1), (1, 0)]
