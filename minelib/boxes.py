@@ -786,10 +786,14 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     free = np.zeros(numbers, np.int64)
     decides = np.zeros(numbers, np.bool_)
     picked = np.zeros(numbers, np.int64)
-    found_ways = [np.ones(1, np.int64) for _ in range(numbers)]  # per number (these for a declined one)
-    found_numerators = [np.zeros(0, np.int64) for _ in range(numbers)]
-    found_denominators = [np.zeros(0, np.int64) for _ in range(numbers)]
-    found_cells = [np.zeros(0, np.int64) for _ in range(numbers)]
+    # rows as wide as any number's answer can be: the base's components and boxes kept, and the fresh
+    # ones (the boxes are the same whatever the number), padded with 1 / 0 (a declined number: none)
+    most = len(base[2]) + len(fresh_size) + 1
+    ways = np.ones((numbers, most), np.int64)
+    pick_numerators = np.zeros((numbers, most), np.int64)
+    pick_denominators = np.ones((numbers, most), np.int64)
+    pick_cells = np.zeros((numbers, most), np.int64)
+    widest_ways, widest_picks = 1, 1
     for number in range(numbers):
         mines = number - flags
         if every == DONE:
@@ -820,29 +824,22 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
         statuses[number] = status
         if status != DONE:
             continue
-        found_ways[number] = number_ways
+        ways[number, : len(number_ways)] = number_ways
+        widest_ways = max(widest_ways, len(number_ways))
         cells = np.empty(len(box_size) + 1, np.int64)  # each group's cells: the boxes, then the free cells
         cells[:-1] = box_size
         cells[-1] = free[number]
         decides[number], chosen = _pick(numerators, denominators, cells, k)
         picked[number] = len(chosen)
-        found_numerators[number] = numerators[chosen]
-        found_denominators[number] = denominators[chosen]
-        found_cells[number] = cells[chosen]
-    widest_ways, widest_picks = 1, 1
-    for number in range(numbers):
-        widest_ways = max(widest_ways, len(found_ways[number]))
-        widest_picks = max(widest_picks, picked[number])
-    ways = np.ones((numbers, widest_ways), np.int64)
-    pick_numerators = np.zeros((numbers, widest_picks), np.int64)
-    pick_denominators = np.ones((numbers, widest_picks), np.int64)
-    pick_cells = np.zeros((numbers, widest_picks), np.int64)
-    for number in range(numbers):
-        ways[number, : len(found_ways[number])] = found_ways[number]
-        pick_numerators[number, : picked[number]] = found_numerators[number]
-        pick_denominators[number, : picked[number]] = found_denominators[number]
-        pick_cells[number, : picked[number]] = found_cells[number]
-    return statuses, ways, s, ta, tb, free, decides, picked, pick_numerators, pick_denominators, pick_cells
+        widest_picks = max(widest_picks, len(chosen))
+        for j in range(len(chosen)):
+            pick_numerators[number, j] = numerators[chosen[j]]
+            pick_denominators[number, j] = denominators[chosen[j]]
+            pick_cells[number, j] = cells[chosen[j]]
+    return (
+        statuses, ways[:, :widest_ways], s, ta, tb, free, decides, picked,
+        pick_numerators[:, :widest_picks], pick_denominators[:, :widest_picks], pick_cells[:, :widest_picks],
+    )  # fmt: skip
 
 
 @njit(**_JIT)
