@@ -794,6 +794,13 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     pick_denominators = np.ones((numbers, most), np.int64)
     pick_cells = np.zeros((numbers, most), np.int64)
     widest_ways, widest_picks = 1, 1
+    # the base's untouched parts and the fresh ones, merged once: the numbers differ only in the fresh
+    # components' polynomials and tallies, the last rows, written in for each number
+    fresh = (polys_by[0], fresh_label, fresh_size, tallies_by[0], fresh_start, fresh_cells, fresh_numbers)
+    merged = _merge(base, touched, fresh)
+    kept_components = len(merged[0]) - polys_by.shape[1]
+    kept_boxes = len(merged[2]) - len(fresh_size)
+    used = polys_by.shape[2]
     for number in range(numbers):
         mines = number - flags
         if every == DONE:
@@ -801,22 +808,17 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
                 status = IMPOSSIBLE
             else:
                 status = DONE
-                fresh = (
-                    polys_by[mines],
-                    fresh_label,
-                    fresh_size,
-                    tallies_by[mines],
-                    fresh_start,
-                    fresh_cells,
-                    fresh_numbers,
-                )
+                merged[0][kept_components:, :used] = polys_by[mines]
+                merged[3][kept_boxes:, :used] = tallies_by[mines]
         elif every == IMPOSSIBLE:
             status = IMPOSSIBLE
         else:
             trial[cell] = number
             status, fresh = _count(trial, height, width, local, max_leaves, bits)
+            if status == DONE:
+                merged = _merge(base, touched, fresh)
         if status == DONE:
-            polys, label, box_size, tallies, _, box_cells, _ = _merge(base, touched, fresh)
+            polys, label, box_size, tallies, _, box_cells, _ = merged
             free[number] = unopened - len(box_cells)
             status, numerators, denominators, number_ways, s[number], ta[number], tb[number] = _combine_parts(
                 polys, label, box_size, tallies, free[number], left, limit
