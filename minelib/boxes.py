@@ -276,6 +276,7 @@ def _enumerate(
     mask = (1 << bits) - 1
     all_poly = np.zeros((kinds, cells + 1, limbs), np.int64)
     all_tally = np.zeros((kinds, m, cells + 1, limbs), np.int64)
+    poly, tally = all_poly[0], all_tally[0]  # (without a wild number, the only ones)
     taken = np.zeros(len(need), np.int64)
     cur = np.zeros(m, np.int64)
     top = np.zeros(m, np.int64)
@@ -291,7 +292,8 @@ def _enumerate(
                 leaves += 1
                 if leaves > max_leaves:  # (this component's capacities are left as they stand)
                     return all_poly, all_tally, -1
-                poly, tally = all_poly[taken[wild] if wild >= 0 else 0], all_tally[taken[wild] if wild >= 0 else 0]
+                if wild >= 0:  # the answers of the count of mines this leaf puts around the wild number
+                    poly, tally = all_poly[taken[wild]], all_tally[taken[wild]]
                 k = used[m]
                 carry = 0
                 for i in range(limbs):

@@ -319,8 +319,8 @@ class EndgameSearch:
         return {c: Fraction(wins.get(i, 0), count) for c, i in zip(unopened, ids)}
 
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
-        """A graph of these cells, and a fresh engine for it, its memo sized to the layouts (an empty
-        memo of 20,000 states costs more to make than a search of a few dozen layouts)."""
+        """A graph of these cells, and a fresh engine for it, its memo sized to the layouts: 100 states a
+        layout, at most ``max_states`` (a search of a few layouts makes a small memo)."""
         self._index = {i: g for g, i in enumerate(undecided)}
         graph = CellGraph([sum(1 << self._index[j] for j in self._neighbours(geometry, i)) for i in undecided])
         kind = "compiled" if compiled else "python"

@@ -12,11 +12,11 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
-from minelib import latent
 from minelib.analysis import Analysis, Analyzer, Outlook
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import Game, neighbour_table
 from minelib.latent import LatentFiftyFifties, mine_layouts
+from minelib.latent import warm_up as warm_up_latent
 from minelib.lookahead import LookaheadPlayer, LookaheadRun, Ranked
 from minelib.moves import Move, at_least
 
@@ -217,30 +217,7 @@ class TwoStepRun(LookaheadRun):
         player = self.player
         groups, ratios = result.ratios()
         present = np.flatnonzero(np.bincount(groups[groups >= 0], minlength=len(ratios))).tolist()
-        # the groups safest first, exactly: by the ratio rounded once to a float (never out of order),
-        # ties of floats (distinct ratios a float may not tell apart) put in order as Fractions
-        order = sorted((ratios[g][0] / ratios[g][1], g) for g in present)
-        start = 0
-        for end in range(1, len(order) + 1):
-            if end == len(order) or order[end][0] != order[start][0]:
-                if end - start > 1:
-                    order[start:end] = sorted(order[start:end], key=lambda e: Fraction(*ratios[e[1]]))
-                start = end
-        la, lb = ratios[order[0][1]]
-        lowest = Fraction(la, lb)
-        # a probability a / b is near enough the lowest when at most 1 - cut * (1 - lowest), that is
-        # a * top_b <= top_a * b, the limit as a ratio of ints
-        cut_a, cut_b = player.cut.numerator, player.cut.denominator
-        top_a, top_b = cut_b * lb - cut_a * (lb - la), cut_b * lb
-        rank = np.full(len(ratios) + 2, -1)  # per group, the rank of its probability up to limit; -2, -1 last
-        current, (pa, pb) = 0, ratios[order[0][1]]
-        for _, g in order:
-            a, b = ratios[g]
-            if a * top_b > top_a * b:
-                break
-            if a * pb != pa * b:  # a higher probability: the next rank
-                current, pa, pb = current + 1, a, b
-            rank[g] = current
+        lowest, rank = _ranks(ratios, present, player.cut)
         ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
         table, count = self.sweep.table, self.sweep.count
         values, width = board.values.ravel(), board.size.width
@@ -276,6 +253,35 @@ class TwoStepRun(LookaheadRun):
         s1 = 1 - low[0]
         s2 = 1 - low[1] if len(low) > 1 else s1
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+def _ranks(ratios: list[tuple[int, int]], present: list[int], cut: Fraction) -> tuple[Fraction, np.ndarray]:
+    """The lowest of the ``present`` groups' mine probabilities (``ratios``: (numerator, denominator)
+    per group, not always in lowest terms), and per group the rank of its probability among those at
+    most 1 - ``cut`` * (1 - lowest) (equal probabilities, equal ranks; -1 for the others, and at the
+    two extra places that groups -2 and -1 index). Exact, with no ``Fraction`` per group: the groups
+    are sorted by the ratio rounded once to a float (never out of order), ties of floats (distinct
+    ratios a float may not tell apart) put in order as Fractions, and compared by cross-multiplying."""
+    order = sorted((ratios[g][0] / ratios[g][1], g) for g in present)
+    start = 0
+    for end in range(1, len(order) + 1):
+        if end == len(order) or order[end][0] != order[start][0]:
+            if end - start > 1:
+                order[start:end] = sorted(order[start:end], key=lambda e: Fraction(*ratios[e[1]]))
+            start = end
+    la, lb = ratios[order[0][1]]
+    # a / b is near enough when a * top_b <= top_a * b: the limit 1 - cut * (1 - la / lb) as a ratio
+    top_a, top_b = cut.denominator * lb - cut.numerator * (lb - la), cut.denominator * lb
+    rank = np.full(len(ratios) + 2, -1)
+    current, (pa, pb) = 0, (la, lb)
+    for _, g in order:
+        a, b = ratios[g]
+        if a * top_b > top_a * b:
+            break
+        if a * pb != pa * b:  # a higher probability: the next rank
+            current, pa, pb = current + 1, a, b
+        rank[g] = current
+    return Fraction(la, lb), rank
 
 
 @njit(cache=True, nogil=True)
@@ -340,7 +346,7 @@ def warm_up() -> None:
         _warm = True
         board = Board.from_text("1.")
         _choose(np.array([-1, 0]), board.values.ravel(), 2, *neighbour_table(board.size), 1, 1)
-        latent.warm_up()
+        warm_up_latent()
 
 
 __all__ = ["TwoStepPlayer", "TwoStepRun"]
