@@ -117,6 +117,16 @@ def _size_of(shape: tuple[int, ...]) -> BoardSize:
     return BoardSize(*shape)
 
 
+def _frozen(values: np.ndarray) -> np.ndarray:
+    """``values`` read-only for good: a view of a read-only array of their own, which numpy refuses to
+    make writable again. A board's values never change, and ``Analyzer`` recognises a board it has
+    already checked by its values array alone."""
+    if values.base is not None:  # a view: its owner could still be written through
+        values = values.copy()
+    values.setflags(write=False)
+    return values.view()
+
+
 class Board:
     """A position: what the player sees (unopened cells, numbers, known mines)."""
 
@@ -135,15 +145,13 @@ class Board:
             y, x = map(int, np.argwhere(too_big)[0])
             n = len(BoardSize(*values.shape).neighbours((y, x)))
             raise ValueError(f"cell ({y}, {x}) shows {values[y, x]} but has only {n} neighbours")
-        values.setflags(write=False)
-        self.values = values
+        self.values = _frozen(values)
 
     @classmethod
     def _valid(cls, values: np.ndarray) -> Board:
         """A board of values already checked (int8, two-dimensional, every value legal there)."""
         board = object.__new__(cls)
-        values.setflags(write=False)
-        board.values = values
+        board.values = _frozen(values)
         return board
 
     @classmethod

@@ -116,6 +116,18 @@ def test_board_is_immutable_and_with_value_copies():
     assert changed.to_text() == ".1" and board.to_text() == ".."
 
 
+def test_board_values_cannot_be_made_writable_again():
+    # the analyzer knows a board it has checked by its values array: they must never change
+    source = np.full((2, 3), UNOPENED, np.int8)
+    made = Board(source)
+    boards = [made, Board.from_text("..1\n..1"), Board.unopened(BoardSize(2, 3)), made.with_value((0, 0), 1)]
+    for board in boards:
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            board.values.setflags(write=True)
+    source[0, 0] = 1  # the array a board was made from stays the caller's
+    assert boards[0].to_text() == "...\n..."
+
+
 def test_to_constraints_subtracts_flags_and_adds_the_total_row():
     X, y, cells = to_constraints(Board.from_text(EXAMPLE), mines=3)
     assert cells == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
