@@ -14,6 +14,7 @@ from minelib import boxes
 from minelib import experiments as ex
 from minelib.board import Board
 from minelib.optimal import EndgameSearch, solve
+from minelib.players import make_player
 
 CHUNK = 50  # games per task
 
@@ -68,7 +69,10 @@ def map_chunks(function: Callable, setting: ex.Setting, args: argparse.Namespace
 
 def warm_up() -> None:
     """Load the compiled engines a player uses (a process's first analysis and first endgame search load
-    them: ~0.1-0.3 s each, once per process), so that no timed game pays for it."""
+    them: ~0.1-0.3 s each, once per process), so that no timed game pays for it, and before
+    ``kernel_share.py`` wraps them: a kernel compiled after that would see a wrapper where it calls
+    another kernel, and fail (as on a fresh clone, with no kernel cached yet)."""
     boxes.warm_up()
+    make_player(ex.RECORD_PLAYER)  # its own kernels (the sweep, the candidates, the latent 50/50s' scan)
     solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
     EndgameSearch(1).values(Board.from_text("1.."), best=True)  # its search for the best cells, and its layouts
