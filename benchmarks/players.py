@@ -7,7 +7,8 @@ Part 1 (speed) plays article 003's settings (20x20 ... 80x80, 10% and 20% mines,
 first click at a random cell) afresh with the article's ZDD player and ours, the same games
 for all (game i seeded by (2023, i)), and prints per player the wins, games per second on one
 core and the median seconds per game, then the ZDD player's time over each of ours on the same
-games (total seconds, and medians): ratios measured in the same run. Part 2 (strength) plays
+games (total seconds, and medians): ratios measured in the same run. ``--sizes`` may name other
+boards too (the article's columns are then '-'). Part 2 (strength) plays
 the standard levels at the records' settings (``experiments.LEVEL_SETTINGS``) with every player,
 appending each game to the results file as it finishes (notebook 06 reads it; rerun to resume).
 Games run on all cores; timings are for reading, never for asserting.
@@ -45,7 +46,8 @@ def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
                 setting = ex.article_setting(name, side, density, games)
                 entries = ex.play_all(setting, executor=pool)
                 found[name] = [e["seconds"] for e in entries], sum(e["won"] for e in entries)
-            wins, (_, article_median, _) = ex.ARTICLE_RESULTS[side, density]
+            published = ex.ARTICLE_RESULTS.get((side, density))  # the article's boards only
+            wins, article_median = (published[0], f"{published[1][1]:>8.3f}") if published else ("-", f"{'-':>8}")
             cells = " ".join(f"{w:>9} {len(s) / sum(s):>8.1f} {statistics.median(s):>8.4f}" for s, w in found.values())
             zdd = found["zdd"][0]
             ratio = " ".join(
@@ -53,7 +55,7 @@ def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
                 for s, _ in list(found.values())[1:]
             )
             print(
-                f"{side:>3}x{side:<3} {round(side * side * density):>5} | {wins:>7} {article_median:>8.3f} | "
+                f"{side:>3}x{side:<3} {round(side * side * density):>5} | {wins:>7} {article_median} | "
                 f"{cells} | {ratio}",
                 flush=True,
             )
@@ -80,8 +82,14 @@ def main() -> None:
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--skip-levels", action="store_true")
     args = parser.parse_args()
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes must be board sides separated by commas, such as 20,40: not {args.sizes!r}")
+    if args.games < 1 or args.level_games < 1 or min(sizes) < 4:
+        parser.error("--games and --level-games must be positive, and every side of --sizes at least 4")
     if not args.skip_speed:
-        speed(args.games, [int(s) for s in args.sizes.split(",")])
+        speed(args.games, sizes)
         print()
     if not args.skip_levels:
         levels(args.level_games, args.results)

@@ -1,0 +1,60 @@
+"""The benchmark scripts run: each on a tiny input, as a user would start it (the measurements behind the
+README are theirs, so a script that no longer starts is a claim that can no longer be checked)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
+TINY = {
+    "analyze.py": ["--positions", "3", "--repeat", "1"],
+    "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
+    "endgame.py": ["--games", "2", "--bands", "2-24"],
+    "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
+    "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
+    "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
+    "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
+    "phases.py": ["--games", "4", "--workers", "1"],
+    "players.py": ["--games", "2", "--sizes", "9", "--skip-levels", "--results", "{tmp}/games.jsonl"],
+    "records.py": ["--expert", "2", "--others", "2", "--levels", "beginner", "--results", "{tmp}/records.sqlite"],
+    "regret.py": ["--games", "2", "--workers", "1"],
+    "runner_up.py": ["--games", "2", "--workers", "1"],
+    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0"],
+    "second_click.py": ["--games", "4", "--workers", "1"],
+}
+
+
+def test_every_script_has_its_tiny_run():
+    scripts = {p.name for p in (ROOT / "benchmarks").glob("*.py")} - {"common.py"}
+    assert scripts == set(TINY)
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_the_script_runs_on_a_tiny_input(script, tmp_path):
+    arguments = [a.format(tmp=tmp_path) for a in TINY[script]]
+    done = subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and done.stdout.strip()
+
+
+def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
+    # kernel_share.py wraps the kernels in Python to time them: a kernel first compiled after that (as on a
+    # fresh clone, nothing cached) would call a wrapper and fail to compile, so the warm-up must load them all
+    check = (
+        "import common, kernel_share\n"
+        "common.warm_up()\n"
+        "cold = [f'{m.__name__}.{n}' for m, names in kernel_share.KERNELS for n in names"
+        " if not getattr(m, n).signatures]\n"
+        "print(cold)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"
