@@ -55,6 +55,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeat", type=int, default=3, help="runs per position; the best counts")
     args = parser.parse_args()
+    if args.positions < 1 or args.repeat < 1:
+        parser.error("--positions and --repeat must be positive")
     boards = positions(args.positions, args.seed)
     texts = [board.to_text() for board in boards]
     for board in boards:  # warm-up (numba loads the compiled engine), and every answer checked

@@ -12,7 +12,8 @@ from tqdm.auto import tqdm
 
 from minelib import boxes
 from minelib import experiments as ex
-from minelib.board import Board
+from minelib.board import Board, BoardSize, check_mines
+from minelib.game import mines_for_density
 from minelib.optimal import EndgameSearch, solve
 from minelib.players import make_player
 
@@ -64,6 +65,44 @@ def map_chunks(function: Callable, setting: ex.Setting, args: argparse.Namespace
         futures = [pool.submit(function, setting, chunk, *extra) for chunk in chunks]
         for future in tqdm(futures, desc="games", unit="chunk"):
             found.extend(future.result())
+    return found
+
+
+def numbers(parser: argparse.ArgumentParser, option: str, text: str, kind: type = int, low: float = 1) -> list:
+    """The comma-separated numbers an option gives (``kind``: int or float), each at least ``low``; anything
+    else is the parser's usage error, naming the option."""
+    try:
+        found = [kind(word) for word in text.split(",")]
+    except ValueError:
+        parser.error(f"{option} takes numbers separated by commas, not {text!r}")
+    if min(found) < low:
+        parser.error(f"{option}: every number must be at least {low}, not {text!r}")
+    return found
+
+
+def densities(parser: argparse.ArgumentParser, option: str, text: str, side: int = 20) -> list[float]:
+    """The comma-separated mine densities an option gives, each in (0, 1) (a usage error otherwise)."""
+    found = numbers(parser, option, text, float, low=-1)
+    for density in found:
+        try:
+            mines_for_density(BoardSize(side, side), density)
+        except ValueError as error:
+            parser.error(f"{option}: {error}")
+    return found
+
+
+def boards(parser: argparse.ArgumentParser, option: str, text: str) -> list[tuple[str, int]]:
+    """The boards an option gives as ``HxW/mines,...`` (none for ''), each checked: a usage error otherwise."""
+    found = []
+    for entry in filter(None, text.split(",")):
+        size, _, mines = entry.partition("/")
+        try:
+            if not mines.strip().isdigit():
+                raise ValueError(f"a board is written HxW/mines, such as 4x5/7, not {entry!r}")
+            check_mines(Board.unopened(BoardSize.parse(size)), int(mines))
+        except ValueError as error:
+            parser.error(f"{option}: {error}")
+        found.append((size, int(mines)))
     return found
 
 

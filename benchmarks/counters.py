@@ -38,6 +38,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--quiet", action="store_true", help="summary tables only")
     args = parser.parse_args()
+    if args.games < 1 or not args.cap > 0:
+        parser.error("--games and --cap must be positive")
 
     settings = [
         (

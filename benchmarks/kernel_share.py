@@ -18,7 +18,7 @@ import argparse
 import time
 from collections.abc import Callable
 
-from common import warm_up
+from common import densities, numbers, warm_up
 
 from minelib import boxes, kernel, latent, layouts, sweep, twostep
 from minelib import experiments as ex
@@ -56,12 +56,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="20,40")
     parser.add_argument("--densities", default=",".join(map(str, ex.ARTICLE_DENSITIES)))
     args = parser.parse_args()
+    if args.games < 1:
+        parser.error(f"--games must be positive, not {args.games}")
+    sides, fractions = numbers(parser, "--sizes", args.sizes, int, 4), densities(parser, "--densities", args.densities)
     warm_up()  # every compiled function loaded before the first timed game
     spent = [0.0]
     timed(spent)
     rows = []
-    for density in map(float, args.densities.split(",")):
-        for side in map(int, args.sizes.split(",")):
+    for density in fractions:
+        for side in sides:
             setting = ex.article_setting(ex.RECORD_PLAYER, side, density, args.games)
             latent.patterns(BoardSize(side, side))  # made once per board size, not in a timed game
             zdd, player = make_player("zdd"), make_player(ex.RECORD_PLAYER)

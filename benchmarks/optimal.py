@@ -24,8 +24,10 @@ import multiprocessing
 import resource
 import time
 
+from common import boards as board_list
+
 from minelib.evaluators import EfficientEvaluator
-from minelib.optimal import OptimalSolver, solve
+from minelib.optimal import ENGINES, OptimalSolver, solve
 from minelib.timing import TimeCapExceeded, Timer, time_cap
 
 ARTICLE_BOARDS = ["1x3", "1x4", "1x5", "1x6", "1x7", "1x8", "1x9", "2x2", "2x3", "2x4", "3x3", "2x5"]
@@ -94,15 +96,15 @@ def in_child(target, args: tuple, cap: float):
     return queue.get()
 
 
-def large_part(boards: str, rule: str, cap: float, engines: list[str]) -> None:
+def large_part(boards: list[tuple[str, int]], rule: str, cap: float, engines: list[str]) -> None:
     print(
         f"\n{'board':<8} {'rule':<5} {'engine':<9} {'probability':>22} {'value':>8} {'states':>9} "
         f"{'seconds':>9} {'peak MB':>8}"
     )
-    for entry in boards.split(","):
-        size, mines = entry.split("/")
+    for size, mines in boards:
+        entry = f"{size}/{mines}"
         for engine in engines:
-            found = in_child(_solve_in_child, (size, int(mines), rule, engine), cap)
+            found = in_child(_solve_in_child, (size, mines, rule, engine), cap)
             if found is None:
                 print(f"{entry:<8} {rule:<5} {engine:<9} {'over the cap':>22} {'':>8} {'':>9} {f'>{cap:g}':>9}")
                 continue
@@ -146,16 +148,16 @@ def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))
 
 
-def ideas_part(boards: str, rule: str, cap: float) -> None:
+def ideas_part(boards: list[tuple[str, int]], rule: str, cap: float) -> None:
     print(
         f"\n{'board':<8} {'rule':<5} {'idea':<18} {'probability':>14} {'states':>10} {'clears':>6} {'seconds':>8} "
         f"{'x fewer':>7} {'x faster':>8} {'peak MB':>8}"
     )
-    for entry in boards.split(","):
-        size, mines = entry.split("/")
+    for size, mines in boards:
+        entry = f"{size}/{mines}"
         base = None
         for idea in IDEAS:
-            found = in_child(_idea_in_child, (size, int(mines), rule, idea), cap)
+            found = in_child(_idea_in_child, (size, mines, rule, idea), cap)
             if found is None:
                 print(f"{entry:<8} {rule:<5} {idea:<18} {'over the cap':>14} {'':>10} {'':>6} {f'>{cap:g}':>8}")
                 continue
@@ -180,12 +182,18 @@ def main() -> None:
     parser.add_argument("--ideas-boards", default="4x5/7,5x5/5", help="boards for part 3 ('' to skip it)")
     parser.add_argument("--ideas-rule", default="none", choices=["none", "safe", "zero"])
     args = parser.parse_args()
+    large, ideas = board_list(parser, "--boards", args.boards), board_list(parser, "--ideas-boards", args.ideas_boards)
+    engines = args.engines.split(",")
+    if not set(engines) <= set(ENGINES):
+        parser.error(f"--engines: each of {', '.join(ENGINES)}, not {args.engines!r}")
+    if not (args.cap > 0 and args.article_cap > 0):
+        parser.error("--cap and --article-cap must be positive")
     if not args.skip_article:
         article_part(args.article_cap)
     if not args.skip_large:
-        large_part(args.boards, args.rule, args.cap, args.engines.split(","))
-    if args.ideas_boards:
-        ideas_part(args.ideas_boards, args.ideas_rule, args.cap)
+        large_part(large, args.rule, args.cap, engines)
+    if ideas:
+        ideas_part(ideas, args.ideas_rule, args.cap)
 
 
 if __name__ == "__main__":

@@ -58,3 +58,25 @@ def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        ("kernel_share.py --sizes 20,x", "--sizes takes numbers"),
+        ("kernel_share.py --densities 0.1,1.5", "mine density must lie strictly between 0 and 1"),
+        ("players.py --sizes 2 --skip-levels", "every side of --sizes at least 4"),
+        ("analyze.py --positions 0", "--positions and --repeat must be positive"),
+        ("counters.py --cap 0", "--games and --cap must be positive"),
+        ("endgame.py --bands 24-2", "--bands takes layout counts as LOW-HIGH"),
+        ("optimal.py --boards 3x3/10", "10 mines do not fit on a 3x3 board"),
+        ("optimal.py --ideas-boards 4x5", "a board is written HxW/mines"),
+        ("optimal.py --engines numba", "--engines: each of auto, compiled, python"),
+    ],
+)
+def test_a_bad_argument_is_a_usage_error_that_names_it(command, message):
+    script, *arguments = command.split()
+    done = subprocess.run(
+        [sys.executable, f"benchmarks/{script}", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
