@@ -162,7 +162,8 @@ def _tables(args) -> None:
         )
     print(
         f"{len(todo)} entries in {args.db}: {counts['solved']} solved now, "
-        f"{counts['already']} already there, {counts['capped']} stopped by the {args.cap} s cap"
+        f"{counts['already']} already there, "
+        + (f"{counts['capped']} stopped by the {args.cap} s cap" if args.cap else "no time cap")
     )
 
 

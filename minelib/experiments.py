@@ -232,6 +232,8 @@ def run(
     if client is not None:
         executor = DaskExecutor(client)
     store = open_results(results) if results else None
+    if store is not None:
+        store.check_writable()
     return summarize(list(_play(setting, store, executor, parallel, progress).values()))
 
 

@@ -11,6 +11,7 @@ worker plays, ``save`` writes a finished piece. A setting is told apart by its k
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import zlib
 from contextlib import closing
@@ -31,6 +32,17 @@ class Store:
 
     def __init__(self, path: Path):
         self.path = path
+
+    def check_writable(self) -> None:
+        """Raise ValueError naming the problem if games cannot be written here: asked before any game
+        is played, not when the first one is back."""
+        folder = self.path.parent
+        if self.path.is_dir():
+            raise ValueError(f"cannot write results to {self.path}: it is a folder")
+        if not folder.is_dir():
+            raise ValueError(f"cannot write results to {self.path}: there is no folder {folder}")
+        if not os.access(self.path if self.path.exists() else folder, os.W_OK):
+            raise ValueError(f"cannot write results to {self.path}: permission denied")
 
     def load(self, setting: Setting) -> dict[int, dict]:
         raise NotImplementedError
@@ -87,11 +99,19 @@ class Blocks(Store):
         games: dict[int, dict] = {}
         if not self.path.exists():
             return games
-        with closing(sqlite3.connect(self.path)) as db:
-            rows = db.execute(
-                "SELECT block, games, outcomes, seconds FROM blocks WHERE setting = ? ORDER BY block",
-                (setting.key(),),
-            ).fetchall()
+        try:
+            with closing(sqlite3.connect(self.path)) as db:
+                tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                if "blocks" not in tables:
+                    if tables:  # another SQLite file (the table of optimal play, say): not to be written into
+                        raise ValueError(f"{self.path} holds other tables ({', '.join(sorted(tables))}), not games")
+                    return games  # an empty file: the first block makes the table
+                rows = db.execute(
+                    "SELECT block, games, outcomes, seconds FROM blocks WHERE setting = ? ORDER BY block",
+                    (setting.key(),),
+                ).fetchall()
+        except sqlite3.DatabaseError as error:  # another kind of file
+            raise ValueError(f"{self.path} is not an SQLite file of games ({error})") from None
         for block, games_in_block, outcomes, seconds in rows:
             codes = np.frombuffer(_unpack(outcomes, games_in_block), "<u4").tolist()
             times = np.frombuffer(_unpack(seconds, games_in_block), "<f4").tolist()

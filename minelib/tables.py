@@ -132,6 +132,15 @@ def connect(path: Path | str) -> sqlite3.Connection:
     """The table's database, created if missing."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path)
+    try:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as error:  # another kind of file
+        connection.close()
+        raise ValueError(f"{path} is not an SQLite file of optimal play ({error})") from None
+    others = sorted(t for t in tables - {"optimal", "pieces"} if not t.startswith("sqlite_"))
+    if others:  # a results file of games, say: not to be written into
+        connection.close()
+        raise ValueError(f"{path} holds other tables ({', '.join(others)}), not the table of optimal play")
     connection.execute(SCHEMA)
     connection.execute(PIECES_SCHEMA)
     if "derived_from" not in {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}:

@@ -203,6 +203,22 @@ def test_tables_rejects_bad_options(args, message, tmp_path):
     assert result.returncode == 2 and message in result.stderr
 
 
+def test_tables_refuses_a_file_that_is_not_a_table_of_optimal_play(tmp_path):
+    games = tmp_path / "games.sqlite"
+    assert (
+        run(
+            "play", "--size", "4x4", "--mines", "2", "--games", "2", "--serial", "--quiet", "--results", str(games)
+        ).returncode
+        == 0
+    )
+    before = games.read_bytes()
+    (tmp_path / "notes.sqlite").write_text("not a database")
+    for path, message in ((games, "holds other tables (blocks)"), (tmp_path / "notes.sqlite", "not an SQLite file")):
+        result = run("tables", "--side", "2", "--db", str(path), "--quiet")
+        assert result.returncode == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert games.read_bytes() == before
+
+
 def test_advise_gives_the_certain_move_or_the_guess_with_its_exact_numbers():
     result = run("advise", "--mines", "3", stdin=BOARD)
     assert result.returncode == 0

@@ -4,6 +4,7 @@ import json
 import sqlite3
 import zlib
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import replace
 from fractions import Fraction
 
@@ -338,6 +339,32 @@ def test_play_command_errors(argv, message, capsys):
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_results_file_that_cannot_take_games_is_refused_before_any_is_played(tmp_path, capsys, monkeypatch):
+    played = []
+    monkeypatch.setattr(experiments, "play_many", lambda *args: played.append(args) or [])
+    (tmp_path / "notes.sqlite").write_text("not a database")
+    (tmp_path / "folder.jsonl").mkdir()
+    other = tmp_path / "other.sqlite"
+    with closing(sqlite3.connect(other)) as db, db:
+        db.execute("CREATE TABLE optimal (x)")  # the table of optimal play, say
+    cases = {
+        str(tmp_path / "missing" / "g.sqlite"): "there is no folder",
+        str(tmp_path / "folder.jsonl"): "it is a folder",
+        str(tmp_path / "notes.sqlite"): "not an SQLite file of games",
+        str(other): "holds other tables (optimal), not games",
+    }
+    for path, message in cases.items():
+        assert main(["play", "--size", "9x9", "--mines", "10", "--games", "2", "--serial", "--results", path]) == 2
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1
+    assert played == [] and not (tmp_path / "missing").exists()
+    with closing(sqlite3.connect(other)) as db:  # left as it was
+        assert [n for (n,) in db.execute("SELECT name FROM sqlite_master")] == ["optimal"]
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()  # an empty file is a new results file
+    assert load(empty, Setting("twostep", "9x9", 10, 2, 0, "zero", "random")) == {}
 
 
 def test_results_written_before_the_players_were_renamed_still_load(tmp_path):
