@@ -341,6 +341,8 @@ class Analyzer:
         return Analysis(Board._valid(values), self.mines, *fast)
 
     def _check_cell(self, board: Board, cell: Cell) -> None:
+        if cell not in board.size:  # (a negative index would name a cell from the other side)
+            raise ValueError(f"cell {cell} is outside the {board.size} board")
         if board.values[cell] != UNOPENED:
             raise ValueError(f"cell {cell} is not an unopened cell of the board")
         if board.values is not self._checked:  # a player asks of one board for every candidate: checked once

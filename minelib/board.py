@@ -133,9 +133,19 @@ class Board:
     __slots__ = ("values",)
 
     def __init__(self, values):
-        values = np.array(values, dtype=np.int8)
-        if values.ndim != 2 or values.size == 0:
-            raise ValueError(f"a board needs at least one row and one column, got shape {values.shape}")
+        try:
+            raw = np.asarray(values)
+        except ValueError:  # rows of different lengths
+            raise ValueError("a board's rows must all have the same length") from None
+        if raw.ndim != 2 or raw.size == 0:
+            raise ValueError(f"a board needs at least one row and one column, got shape {raw.shape}")
+        if raw.dtype.kind not in "iu":  # 1.5 or "1" would pass for 1 through a cast
+            raise ValueError(f"a board's values must be integers (-1, -10 or 0-8), got {raw.dtype} values")
+        out = (raw < -128) | (raw > 127)  # past int8: a cast would wrap them round to legal values
+        if out.any():
+            y, x = map(int, np.argwhere(out)[0])
+            raise ValueError(f"cell ({y}, {x}) has value {raw[y, x]}, expected -1, -10 or 0-8")
+        values = raw.astype(np.int8)
         bad = ~_IS_VALUE[values.astype(np.int16) + 128]
         if bad.any():
             y, x = map(int, np.argwhere(bad)[0])

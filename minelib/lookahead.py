@@ -93,6 +93,8 @@ class LookaheadPlayer:
     def explain(self, board: Board, mines: int) -> Explanation:
         """The move this player makes in a position, what decided it, and the guesses it ranked."""
         game = Game.showing(board, mines)
+        if not (board.values == UNOPENED).any():
+            raise ValueError("there is no move to make: every cell is open or flagged")
         run = self._run(game, True)
         run.sweep.queue_all()  # the first number that settles its cells, row by row
         move = run.decide()[0]

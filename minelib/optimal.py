@@ -281,6 +281,8 @@ class EndgameSearch:
         geometry = Geometry.of(board.size)
         unopened = board.unopened_cells()
         if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
+            if count is None and not layouts:
+                analyze(board, self.mines)  # unless no layout fits: ImpossiblePosition
             return {}
         ids = [board.size.cell_id(c) for c in unopened]
         local = None  # the layouts on the unopened cells (bit k: ids[k]), found in compiled code

@@ -68,6 +68,7 @@ class TwoStepPlayer(LookaheadPlayer):
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
     ):
+        at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
             lookahead=candidates,
             endgame_layouts=endgame_layouts,
@@ -76,7 +77,6 @@ class TwoStepPlayer(LookaheadPlayer):
         )
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
-        at_least(1, candidates=candidates)
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
         for name, flag in (("dead", dead), ("forced", forced), ("ties", ties)):
             if flag not in (0, 1):

@@ -415,6 +415,11 @@ def test_an_outlook_holds_only_the_lowest_risks_it_was_made_for():
         outlook[0].lowest_risks(2)
     with pytest.raises(ValueError, match=r"cell \(0, 0\) is not an unopened cell"):
         analyzer.outlook(board, (0, 0))
+    for cell in ((3, 0), (-1, 2)):  # (-1, 2) would be (2, 2) to numpy
+        with pytest.raises(ValueError, match=rf"cell \({cell[0]}, {cell[1]}\) is outside the 3x3 board"):
+            analyzer.outlook(board, cell)
+        with pytest.raises(ValueError, match="is outside the 3x3 board"):
+            analyzer.what_if(board, cell)
 
 
 def test_warm_up_loads_every_compiled_function_a_game_calls():

@@ -97,6 +97,14 @@ def test_bad_value_codes_are_rejected():
         Board([[0, 9]])
     with pytest.raises(ValueError, match="at least one row"):
         Board(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="rows must all have the same length"):
+        Board([[1, UNOPENED], [UNOPENED]])
+    for value in (300, -129):  # past int8: a cast would wrap them round to legal codes (300 to 44, -129 to 127)
+        with pytest.raises(ValueError, match=rf"cell \(0, 1\) has value {value}"):
+            Board([[0, value]])
+    for values in ([[1.5, UNOPENED]], [["1", "."]], [[True]]):  # 1.5 would have passed for a 1
+        with pytest.raises(ValueError, match="values must be integers"):
+            Board(values)
 
 
 def test_masks_follow_the_article_vocabulary():

@@ -161,6 +161,10 @@ def test_unknown_rule_and_bad_positions_are_rejected():
         solver.position("..\n..")
     with pytest.raises(ImpossiblePosition):
         solver.position("3..\n...")
+    # every unopened cell a mine: won, unless the numbers cannot be so
+    assert EndgameSearch(1).values(Board.from_text("1.\n11")) == {}
+    with pytest.raises(ImpossiblePosition):
+        EndgameSearch(3).values(Board.from_text("1.\n.."))
 
 
 @pytest.mark.parametrize("engine", ENGINES)

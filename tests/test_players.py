@@ -105,9 +105,14 @@ def test_guesses_pick_the_safest_cell():
 
 def test_recommend_rejects_impossible_positions():
     from minelib.analysis import ImpossiblePosition
+    from minelib.players import make_player
 
     with pytest.raises(ImpossiblePosition):
         LookaheadPlayer().recommend(Board.from_text("3.\n.."), 1)
+    with pytest.raises(ValueError, match="no move to make: every cell is open or flagged"):
+        make_player("twostep").recommend(Board.from_text("1F\n11"), 1)
+    with pytest.raises(ValueError, match="candidates must be at least 1, got -2"):
+        make_player("twostep", "candidates=-2")
 
 
 def test_first_cell_choices():
