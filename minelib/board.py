@@ -117,6 +117,26 @@ def _size_of(shape: tuple[int, ...]) -> BoardSize:
     return BoardSize(*shape)
 
 
+def _is_int8(values) -> bool:
+    return isinstance(values, np.ndarray) and values.dtype == np.int8  # (the game's own views: no check to pay)
+
+
+def _as_int8(values) -> np.ndarray:
+    """Any other values as int8, refusing what a cast would turn into another value: rows of different
+    lengths, values that are not integers (1.5 would pass for 1), integers past int8 (300 for 44)."""
+    try:
+        raw = np.asarray(values)
+    except ValueError:  # rows of different lengths
+        raise ValueError("a board's rows must all have the same length") from None
+    if raw.size and raw.dtype.kind not in "iu":
+        raise ValueError(f"a board's values must be integers (-1, -10 or 0-8), got {raw.dtype} values")
+    out = (raw < -128) | (raw > 127)
+    if out.any():
+        where = tuple(map(int, np.argwhere(out)[0]))
+        raise ValueError(f"cell {where} has value {raw[where]}, expected -1, -10 or 0-8")
+    return raw.astype(np.int8)
+
+
 def _frozen(values: np.ndarray) -> np.ndarray:
     """``values`` read-only for good: a view of a read-only array of their own, which numpy refuses to
     make writable again. A board's values never change, and ``Analyzer`` recognises a board it has
@@ -133,19 +153,9 @@ class Board:
     __slots__ = ("values",)
 
     def __init__(self, values):
-        try:
-            raw = np.asarray(values)
-        except ValueError:  # rows of different lengths
-            raise ValueError("a board's rows must all have the same length") from None
-        if raw.ndim != 2 or raw.size == 0:
-            raise ValueError(f"a board needs at least one row and one column, got shape {raw.shape}")
-        if raw.dtype.kind not in "iu":  # 1.5 or "1" would pass for 1 through a cast
-            raise ValueError(f"a board's values must be integers (-1, -10 or 0-8), got {raw.dtype} values")
-        out = (raw < -128) | (raw > 127)  # past int8: a cast would wrap them round to legal values
-        if out.any():
-            y, x = map(int, np.argwhere(out)[0])
-            raise ValueError(f"cell ({y}, {x}) has value {raw[y, x]}, expected -1, -10 or 0-8")
-        values = raw.astype(np.int8)
+        values = np.array(values, dtype=np.int8) if _is_int8(values) else _as_int8(values)
+        if values.ndim != 2 or values.size == 0:
+            raise ValueError(f"a board needs at least one row and one column, got shape {values.shape}")
         bad = ~_IS_VALUE[values.astype(np.int16) + 128]
         if bad.any():
             y, x = map(int, np.argwhere(bad)[0])
