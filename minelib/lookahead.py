@@ -24,7 +24,7 @@ from minelib import sweep
 from minelib.analysis import Analyzer
 from minelib.board import UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game
-from minelib.moves import GameRun, Move, Record, at_least
+from minelib.moves import GameRun, Move, Record, at_least, check_clicks
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
 from minelib.sweep import Sweep
 
@@ -75,9 +75,7 @@ class LookaheadPlayer:
     def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
         """Play a game from the first click; ``then``: cells opened next, before the player decides
         (forced guesses, to measure what a choice of the player's is worth)."""
-        for cell in then:
-            if (cell[0], cell[1]) not in game.size:
-                raise ValueError(f"cell {tuple(cell)} to open after the first click is outside the {game.size} board")
+        check_clicks(game, first, then)
         start = time.perf_counter()
         run = self._run(game, log)
         run.play(first, then)

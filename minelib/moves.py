@@ -47,6 +47,16 @@ def at_least(low: int, **values) -> None:
             raise ValueError(f"{name} must be at least {low}, got {value}")
 
 
+def check_clicks(game: Game, first: Cell, then: tuple[Cell, ...] = ()) -> None:
+    """Raise ValueError if the first click, or a cell to open after it, is off the board (a negative row
+    or column would name a cell from the other side)."""
+    if (first[0], first[1]) not in game.size:
+        raise ValueError(f"first click {tuple(first)} is outside the {game.size} board")
+    for cell in then:
+        if (cell[0], cell[1]) not in game.size:
+            raise ValueError(f"cell {tuple(cell)} to open after the first click is outside the {game.size} board")
+
+
 class GameRun:
     """One game as a player plays it: the game, a move log, and opening / flagging by cell id."""
 
@@ -80,4 +90,4 @@ class GameRun:
         return Record(self.game.status == "won", self.guesses, time.perf_counter() - start, self.log or [])
 
 
-__all__ = ["GameRun", "Move", "Record", "at_least"]
+__all__ = ["GameRun", "Move", "Record", "at_least", "check_clicks"]

@@ -14,7 +14,7 @@ from fractions import Fraction
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game
-from minelib.moves import GameRun, Move, Record
+from minelib.moves import GameRun, Move, Record, check_clicks
 from minelib.zdd import BASE, ZDD
 
 
@@ -32,6 +32,7 @@ class ZDDPlayer:
         self.cross_check = cross_check
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
+        check_clicks(game, first)
         start = time.perf_counter()
         run = _ZDDRun(game, log, Analyzer(game.mines) if self.cross_check else None)
         run.play(first)

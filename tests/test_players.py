@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import UNOPENED, Board, BoardSize
 from minelib.game import Game, first_cell
-from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer
+from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
 from tests.conftest import positions
 
 SETTINGS = [
@@ -77,6 +77,15 @@ def test_cells_given_after_the_first_click_are_opened_before_the_player_decides(
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_a_first_click_off_the_board_is_refused(name):
+    for first in ((16, 0), (-1, 0)):  # (-1, 0) would open a cell of the last row
+        game = Game("16x16", 40, "safe")
+        with pytest.raises(ValueError, match=rf"first click \({first[0]}, 0\) is outside the 16x16 board"):
+            make_player(name).play(game, first)
+        assert game.opened == 0
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
 def test_recommend_finds_the_certain_move(name):
     board = Board.from_text("1..\n1..\n1..")  # (0,1) and (2,1) safe, (1,1) a mine, by the 1-1-1 column
     move = PLAYERS[name]().recommend(board, 1)
@@ -105,7 +114,6 @@ def test_guesses_pick_the_safest_cell():
 
 def test_recommend_rejects_impossible_positions():
     from minelib.analysis import ImpossiblePosition
-    from minelib.players import make_player
 
     with pytest.raises(ImpossiblePosition):
         LookaheadPlayer().recommend(Board.from_text("3.\n.."), 1)
@@ -257,7 +265,6 @@ def _candidates_cell_by_cell(player, board: Board, result):
 def test_two_step_candidates_equal_the_cell_by_cell_reference(options):
     """The candidates are found group by group on whole arrays; at every guess of seeded games on
     expert and on a small dense board, they are those of the reference, in its order."""
-    from minelib.players import make_player
     from minelib.twostep import TwoStepRun
 
     player = make_player("twostep", options)
