@@ -131,6 +131,8 @@ class Analysis:
 
     def probability(self, cell: Cell) -> Fraction | None:
         """The mine probability of ``cell`` (None if it is opened; 1 for a flag)."""
+        if cell not in self.board.size:  # (a negative index would name a cell from the other side)
+            raise ValueError(f"cell {cell} is outside the {self.board.size} board")
         return self._fraction(int(self._groups[cell[0] * self.board.values.shape[1] + cell[1]]))
 
     def groups(self) -> tuple[np.ndarray, list[Fraction]]:

@@ -177,6 +177,8 @@ class Board:
     @classmethod
     def from_text(cls, text: str) -> Board:
         """Parse the text format (blank lines around the board are ignored)."""
+        if not isinstance(text, str):
+            raise TypeError(f"a board's text must be a str, got {type(text).__name__}")
         words = text.split()
         if words and all(len(word) == len(words[0]) for word in words) and text.isascii():  # parsed at once
             values = _CODE_OF_BYTE.take(np.frombuffer("".join(words).encode("ascii"), np.uint8))
@@ -227,6 +229,8 @@ class Board:
 
     def with_value(self, cell: Cell, value: int) -> Board:
         """A copy of this board with one cell changed."""
+        if cell not in self.size:  # (a negative index would change a cell from the other side)
+            raise ValueError(f"cell {cell} is outside the {self.size} board")
         values = self.values.copy()
         values[cell] = value
         return Board(values)
@@ -291,7 +295,10 @@ class Constraints(NamedTuple):
 
 
 def check_mines(board: Board, mines: int) -> None:
-    """Raise ValueError if ``mines`` cannot be the total mine count of ``board``."""
+    """Raise ValueError if ``mines`` cannot be the total mine count of ``board`` (TypeError if it is no
+    board: every function that takes a position and a mine count checks them here)."""
+    if not isinstance(board, Board):
+        raise TypeError(f"a position must be a Board (or its text, where text is taken), got {type(board).__name__}")
     if isinstance(mines, bool) or not isinstance(mines, (int, np.integer)):
         raise ValueError(f"the mine count must be an integer, got {mines!r}")
     if not 0 <= mines <= board.values.size:

@@ -415,6 +415,11 @@ def test_an_outlook_holds_only_the_lowest_risks_it_was_made_for():
         outlook[0].lowest_risks(2)
     with pytest.raises(ValueError, match=r"cell \(0, 0\) is not an unopened cell"):
         analyzer.outlook(board, (0, 0))
+    result = analyze(board, 2)
+    with pytest.raises(ValueError, match=r"cell \(0, -1\) is outside the 3x3 board"):
+        result.probability((0, -1))  # it would be (0, 2)'s
+    with pytest.raises(TypeError, match=r"a position must be a Board .* got NoneType"):
+        analyze(None, 2)
     for cell in ((3, 0), (-1, 2)):  # (-1, 2) would be (2, 2) to numpy
         with pytest.raises(ValueError, match=rf"cell \({cell[0]}, {cell[1]}\) is outside the 3x3 board"):
             analyzer.outlook(board, cell)

@@ -122,6 +122,13 @@ def test_board_is_immutable_and_with_value_copies():
         board.values[0, 0] = 1
     changed = board.with_value((0, 1), 1)
     assert changed.to_text() == ".1" and board.to_text() == ".."
+    for cell in ((0, 2), (0, -1)):  # (0, -1) would change (0, 1)
+        with pytest.raises(ValueError, match="is outside the 1x2 board"):
+            board.with_value(cell, 1)
+    with pytest.raises(TypeError, match="a board's text must be a str, got NoneType"):
+        Board.from_text(None)
+    with pytest.raises(TypeError, match="a position must be a Board"):
+        check_mines([[UNOPENED]], 1)
 
 
 def test_board_values_cannot_be_made_writable_again():
