@@ -32,7 +32,7 @@ import ipywidgets as w
 
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
-from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game
+from minelib.game import FIRST_CLICK_RULES, LOST, WON, Game, check_first_click
 from minelib.optimal import POSITION_CELLS, OptimalSolver
 from minelib.players import PLAYERS, STRONGEST, Move, check_player, explain
 
@@ -98,6 +98,7 @@ class BoardExplorer:
         position: Board | str | None = None,
     ):
         check_player(player)
+        check_first_click(first_click)  # (else the rule's control would refuse it with a TraitError)
         self.size, self.mines = BoardSize.of(size), mines
         self.player_name, self.overlays = player, set(overlays)
         self._analyzer: Analyzer | None = None

@@ -73,6 +73,10 @@ def test_bad_input_shows_a_message_not_a_traceback():
     assert "cannot set (1, 2)" in explorer.status.value
     with pytest.raises(ValueError, match="unknown overlay"):
         explorer.show("x-ray")
+    explorer.set_cell((-1, 0), 1)  # not (1, 0), the last row's
+    assert "cannot set (-1, 0): cell (-1, 0) is outside the 2x3 board" in explorer.status.value
+    with pytest.raises(ValueError, match="unknown first-click rule 'corner'"):
+        BoardExplorer("9x9", 10, first_click="corner")
 
 
 def test_edit_mode_overlays_recommendation_and_win_probabilities():
