@@ -91,6 +91,8 @@ def article_setting(player: str, side: int, density: float, games: int = ARTICLE
 
 def level_setting(player: str, level: str, first_click: str, first: str, games: int, seed: int = 2024) -> Setting:
     """A standard level (beginner, intermediate, expert) with a first-click rule and cell."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
     size, mines = LEVELS[level]
     return Setting(player, size, mines, games, seed, first_click, first)
 

@@ -25,6 +25,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import as_completed
+from contextlib import closing
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
@@ -123,6 +124,24 @@ def tasks(
     return sorted(found, key=lambda t: (t.layouts, t.height * t.width, t.height, t.mines, rules.index(t.rule)))
 
 
+def _check_exists(path: Path | str) -> None:
+    if not Path(path).exists():  # (connecting would make an empty file there)
+        raise ValueError(f"no table at {path}: run `python -m minelib tables` first")
+
+
+def _check_tables(connection: sqlite3.Connection, path: Path | str, empty: bool) -> None:
+    """Raise ValueError unless the file holds the table of optimal play (or nothing yet, if ``empty``
+    will do): not another kind of file, nor a results file of games, to be read or written into."""
+    try:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as error:  # another kind of file
+        raise ValueError(f"{path} is not an SQLite file of optimal play ({error})") from None
+    others = sorted(t for t in tables - {"optimal", "pieces"} if not t.startswith("sqlite_"))
+    if others or not (empty or "optimal" in tables):
+        held = f"other tables ({', '.join(others)})" if others else "no table"
+        raise ValueError(f"{path} holds {held}, not the table of optimal play")
+
+
 def boards_up_to(side: int, strips: Iterable[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """Every size h x w with h <= w <= side, plus the given strips."""
     return sorted({(h, w) for w in range(1, side + 1) for h in range(1, w + 1) if h * w > 1} | set(strips))
@@ -133,14 +152,10 @@ def connect(path: Path | str) -> sqlite3.Connection:
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path)
     try:
-        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    except sqlite3.DatabaseError as error:  # another kind of file
+        _check_tables(connection, path, empty=True)
+    except ValueError:
         connection.close()
-        raise ValueError(f"{path} is not an SQLite file of optimal play ({error})") from None
-    others = sorted(t for t in tables - {"optimal", "pieces"} if not t.startswith("sqlite_"))
-    if others:  # a results file of games, say: not to be written into
-        connection.close()
-        raise ValueError(f"{path} holds other tables ({', '.join(others)}), not the table of optimal play")
+        raise
     connection.execute(SCHEMA)
     connection.execute(PIECES_SCHEMA)
     if "derived_from" not in {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}:
@@ -466,9 +481,9 @@ class Entry:
 
 def load_table(path: Path | str) -> list[Entry]:
     """Every solved entry, by size, mines and rule."""
-    if not Path(path).exists():
-        raise ValueError(f"no table at {path}: run `python -m minelib tables` first")
-    with sqlite3.connect(path) as connection:
+    _check_exists(path)
+    with closing(sqlite3.connect(path)) as connection:
+        _check_tables(connection, path, empty=False)
         columns = {row[1] for row in connection.execute("PRAGMA table_info(optimal)")}
         derived = "derived_from" if "derived_from" in columns else "NULL"  # a table from before the column
         rows = connection.execute(
@@ -497,7 +512,9 @@ def _cell(text: str) -> tuple[int, int]:
 
 def capped(path: Path | str) -> list[tuple[Task, float]]:
     """The entries stopped by the time cap, with the cap."""
-    with sqlite3.connect(path) as connection:
+    _check_exists(path)
+    with closing(sqlite3.connect(path)) as connection:
+        _check_tables(connection, path, empty=False)
         rows = connection.execute(
             "SELECT height, width, mines, rule, capped_at FROM optimal "
             "WHERE probability IS NULL ORDER BY height, width, mines, rule"

@@ -238,6 +238,11 @@ def test_bad_settings_are_refused(kwargs, message):
         Setting(**fields)
 
 
+def test_an_unknown_level_is_named():
+    with pytest.raises(ValueError, match="unknown level 'huge' \\(expected one of beginner, intermediate, expert\\)"):
+        experiments.level_setting("twostep", "huge", "safe", "0,0", 10)
+
+
 def test_summary_of_nothing_is_an_error():
     with pytest.raises(ValueError, match="no games"):
         summarize([])

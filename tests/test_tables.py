@@ -3,6 +3,7 @@
 import multiprocessing
 import sqlite3
 import time
+from contextlib import closing
 from fractions import Fraction
 from math import comb
 
@@ -112,6 +113,18 @@ def test_bad_rules_and_missing_tables_are_clear_errors(tmp_path):
         tasks([(2, 2)], rules=["corner"])
     with pytest.raises(ValueError, match="no table at"):
         load_table(tmp_path / "missing.sqlite")
+    with pytest.raises(ValueError, match="no table at"):
+        capped(tmp_path / "missing.sqlite")
+    assert not (tmp_path / "missing.sqlite").exists()  # asking made no empty file
+    games, text = tmp_path / "games.sqlite", tmp_path / "notes.sqlite"
+    with closing(sqlite3.connect(games)) as db, db:
+        db.execute("CREATE TABLE blocks (setting TEXT)")  # a results file of games
+    text.write_text("not a database")
+    for read in (load_table, capped):
+        with pytest.raises(ValueError, match=r"games.sqlite holds other tables \(blocks\), not the table"):
+            read(games)
+        with pytest.raises(ValueError, match=r"notes\.sqlite is not an SQLite file of optimal play"):
+            read(text)
 
 
 def test_entries_the_solver_refuses_are_left_out():
