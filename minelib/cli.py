@@ -249,6 +249,8 @@ def _explore(args) -> None:
         raise ValueError("give a board size (--size HxW --mines K) or a position FILE, not both")
     if (args.file is not None or args.size is not None) and args.mines is None:
         raise ValueError("give --mines K with --size or a position FILE")
+    if args.port is not None and not 1 <= args.port <= 65535:
+        raise ValueError(f"--port must be a port number from 1 to 65535, not {args.port}")
     position = _read_board(args.file) if args.file is not None else None
     overlays = tuple(name for name in args.overlays.split(",") if name)
     source = explore.explorer_source(

@@ -56,6 +56,7 @@ def test_the_command_prints_the_page_code_and_refuses_bad_input(tmp_path, capsys
     for argv, message in [
         (["--size", "4x4"], "give --mines K"),
         ([str(path), "--size", "4x4", "--mines", "1"], "not both"),
+        (["--port", "99999"], "--port must be a port number from 1 to 65535, not 99999"),
     ]:
         assert main(["explore", *argv]) == 2
         assert message in capsys.readouterr().err
