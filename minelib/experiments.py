@@ -122,6 +122,8 @@ class Setting:
         check_first_cell(self.size, self.first)
         if not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"the number of games must be a positive integer, got {self.games!r}")
+        if not isinstance(self.seed, (int, np.integer)) or self.seed < 0:  # (numpy would say only "non-negative")
+            raise ValueError(f"the seed must be a non-negative integer, got {self.seed!r}")
         check_rule(BoardSize.parse(self.size), self.mines, self.first_click)
         for picture in self.boards:
             layout = parse_layout(picture)

@@ -47,6 +47,8 @@ class TimeCapExceeded(Exception):
 @contextmanager
 def time_cap(seconds: float | None):
     """Interrupt the block with TimeCapExceeded after ``seconds`` (main thread, POSIX)."""
+    if seconds is not None and not seconds > 0:  # (the timer would refuse it with an itimer_error)
+        raise ValueError(f"a time cap must be a positive number of seconds, got {seconds}")
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if seconds is None or not usable:
         yield

@@ -196,6 +196,9 @@ def test_tables_in_pieces_fill_the_same_table(tmp_path):
         (["tables", "--rules", "corner"], "unknown first-click rule 'corner'"),
         (["tables", "--strips", "2y3"], "board size must look like HxW"),
         (["tables", "--workers", "0"], "workers must be a positive number"),
+        (["tables", "--cap", "-1"], "--cap must be a positive number of seconds, not -1.0"),
+        (["tables", "--side", "1"], "--side must be at least 2"),
+        (["tables", "--max-layouts", "0"], "--max-layouts must be positive, not 0"),
     ],
 )
 def test_tables_rejects_bad_options(args, message, tmp_path):

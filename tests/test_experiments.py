@@ -230,6 +230,7 @@ def test_replaying_layouts(tmp_path):
         (dict(player="twostep", options="endgame_compiled=-5"), "endgame_compiled must be at least 0"),
         (dict(player="lookahead", options="tolerance=-1"), "tolerance must be at least 0"),
         (dict(player="safest", options="endgame_layouts=-1"), "endgame_layouts must be at least 0"),
+        (dict(seed=-1), "the seed must be a non-negative integer, got -1"),
     ],
 )
 def test_bad_settings_are_refused(kwargs, message):

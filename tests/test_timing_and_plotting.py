@@ -28,6 +28,9 @@ def test_timer_measures_a_block_and_reports_it():
 
 
 def test_time_cap_interrupts_a_long_block():
+    for seconds in (0, -1):  # the timer itself would refuse them with an itimer_error
+        with pytest.raises(ValueError, match="a time cap must be a positive number of seconds"), time_cap(seconds):
+            pass
     with pytest.raises(TimeCapExceeded), time_cap(0.05):
         while True:
             pass
