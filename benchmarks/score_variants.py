@@ -19,13 +19,15 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   position's) taken as a float ratio and multiplied by 1 + EPS u, u in [-1, 1] fixed by the count
   and the number: what a compiled game loop, which must rank by floats (counts pass 64 bits), could
   change. ``jitter:0`` is the ratio alone, against the player's exact product form.
+- ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
+  enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
 The strongest player (today's defaults) with the change plays games of a record setting (game i as
 in the record run with ``--seed 2026``; by default from game 100,000 of the million-game run with
 today's defaults), and each game is compared with the stored run: the difference of the win rates
 with its 95% interval, the games only one of them won, and the games played otherwise (won or
-guesses not as stored: a replay of the stored run would fail there). ``zero:0`` and ``progress:4``
-play the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are
+guesses not as stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4`` and
+``small:0`` play the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are
 ``--games 100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
 
@@ -33,6 +35,7 @@ import argparse
 import math
 from fractions import Fraction
 
+import numpy as np
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
@@ -111,7 +114,31 @@ def _spread(count: int, number: int) -> float:
     return (count * 2_654_435_761 + number * 40_503) % 2_000_003 / 1_000_001.5 - 1
 
 
-VARIANTS = {"zero": ZeroBonusRun, "progress": ProgressBlendRun, "uncertain": UncertainRun, "jitter": JitterRun}
+class SmallInteriorRun(TwoStepRun):
+    """Every cell away from the numbers weighed (safe enough, as always) when fewer than the variant's
+    number are left, and the candidates' limit raised by as many: JSMinesweeper's 30."""
+
+    player: VariantPlayer
+
+    def _limits(self, board: Board, ranks: np.ndarray) -> tuple[int, int]:
+        off_frontier, lookahead = super()._limits(board, ranks)
+        values, table, count = board.values.ravel(), self.sweep.table, self.sweep.count
+        numbered = np.zeros(len(values), bool)  # next to a number
+        for k in range(table.shape[1]):
+            numbered |= (k < count) & (values[table[:, k]] >= 0)
+        interior = int(np.count_nonzero((ranks >= 0) & ~numbered))
+        if off_frontier < interior < self.player.value:
+            return interior, lookahead + interior - off_frontier
+        return off_frontier, lookahead
+
+
+VARIANTS = {
+    "small": SmallInteriorRun,
+    "zero": ZeroBonusRun,
+    "progress": ProgressBlendRun,
+    "uncertain": UncertainRun,
+    "jitter": JitterRun,
+}
 DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make benchmarks): two of benchmarks/README.md's
 
 
@@ -146,7 +173,7 @@ def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP, uncertain or jitter:EPS"
+        "variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP, uncertain, jitter:EPS or small:N"
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)

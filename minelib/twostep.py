@@ -221,8 +221,15 @@ class TwoStepRun(LookaheadRun):
         ranks = rank[groups]  # per cell; -1: opened, a flag, or less safe than limit
         table, count = self.sweep.table, self.sweep.count
         values, width = board.values.ravel(), board.size.width
-        chosen = _choose(ranks, values, width, table, count, player.off_frontier, player.lookahead).tolist()
+        off_frontier, lookahead = self._limits(board, ranks)
+        chosen = _choose(ranks, values, width, table, count, off_frontier, lookahead).tolist()
         return lowest, [divmod(c, width) for c in chosen]
+
+    def _limits(self, board: Board, ranks: np.ndarray) -> tuple[int, int]:
+        """How many cells away from the numbers, and how many candidates in all, to weigh (``ranks``: per
+        cell, its rank among the safe enough, -1 for the others): the player's own, in every position
+        (``benchmarks/score_variants.py small:N`` weighs more where few are left)."""
+        return self.player.off_frontier, self.player.lookahead
 
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the

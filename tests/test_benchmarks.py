@@ -23,7 +23,7 @@ TINY = {
     "records.py": ["--expert", "2", "--others", "2", "--levels", "beginner", "--results", "{tmp}/records.sqlite"],
     "regret.py": ["--games", "2", "--workers", "1"],
     "runner_up.py": ["--games", "2", "--workers", "1"],
-    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0"],
+    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30"],
     "second_click.py": ["--games", "4", "--workers", "1"],
 }
 
