@@ -20,12 +20,13 @@ import time
 from fractions import Fraction
 from typing import NamedTuple
 
-from minelib import sweep
+from minelib import boxes, sweep
 from minelib.analysis import Analyzer
 from minelib.board import UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game
 from minelib.moves import GameRun, Move, Record, at_least, check_clicks
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
+from minelib.optimal import warm_up as warm_up_endgame
 from minelib.sweep import Sweep
 
 
@@ -67,7 +68,10 @@ class LookaheadPlayer:
     ):
         at_least(0, tolerance=tolerance, lookahead=lookahead, endgame_layouts=endgame_layouts)
         at_least(0, endgame_compiled=endgame_compiled, endgame_cells=0 if endgame_cells is None else endgame_cells)
-        sweep.warm_up()  # its first call in a process loads it: not inside a timed game
+        # the compiled code a game calls, loaded once per process (~0.3 s in all): not inside a timed game
+        sweep.warm_up()
+        boxes.warm_up()
+        warm_up_endgame()
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
         self.endgame_cells = endgame_cells  # None: any board
         self.endgame_compiled = endgame_compiled

@@ -365,6 +365,18 @@ class EndgameSearch:
         return tuple(sorted(cut))
 
 
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the endgame search's compiled kernels now (numba loads each on its first call in a process),
+    for the types a player's search gives them (a board's read-only values); once per process."""
+    global _warm
+    if not _warm:
+        _warm = True
+        EndgameSearch(1).values(Board.from_text("1.."), best=True)
+
+
 def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int = 3) -> list[str]:
     """The optimal strategy from a position as indented lines, ``depth`` moves deep.
 

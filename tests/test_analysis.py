@@ -431,13 +431,13 @@ def test_warm_up_loads_every_compiled_function_a_game_calls():
     # numba loads a function once per type of its arguments: a board's read-only values are another
     # type than a fresh array's, so a warm-up on fresh arrays left a load (~0.1 s each) to the first game
     script = """
-from minelib import boxes, latent, sweep, twostep
+from minelib import boxes, kernel, latent, layouts, sweep, twostep
 from minelib.game import Game
 from minelib.players import make_player
 
-boxes.warm_up()
-player = make_player("twostep")  # warms the sweep and the two-step player's own up
-compiled = [(m, n) for m in (boxes, latent, sweep, twostep) for n in dir(m) if hasattr(getattr(m, n), "signatures")]
+player = make_player("twostep")  # loads the analysis's, the sweep's, the endgame's and its own kernels
+modules = (boxes, kernel, latent, layouts, sweep, twostep)
+compiled = [(m, n) for m in modules for n in dir(m) if hasattr(getattr(m, n), "signatures")]
 before = {n: set(getattr(m, n).signatures) for m, n in compiled}
 for seed in range(3):
     player.play(Game("16x30", 99, "safe", seed=seed), (0, 0))
