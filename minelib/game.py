@@ -74,6 +74,18 @@ def reveal(values, numbers, table, count, start, opened, n_opened, stack):
     return n_opened
 
 
+_warm = False
+
+
+def warm_up() -> None:
+    """Load the compiled ``reveal`` now (numba loads it on its first call in a process): a player that
+    calls no other compiled code (the ZDD player) would pay for it inside its first timed game."""
+    global _warm
+    if not _warm:
+        _warm = True
+        Game("1x3", 1, "none", layout=np.array([[False, False, True]])).open((0, 0))  # a zero: reveal runs
+
+
 @lru_cache(maxsize=64)
 def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))

