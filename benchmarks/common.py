@@ -5,16 +5,15 @@ Not a benchmark: ``make benchmarks`` leaves it out; the others import it from th
 """
 
 import argparse
+import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from tqdm.auto import tqdm
 
-from minelib import boxes
 from minelib import experiments as ex
 from minelib.board import Board, BoardSize, check_mines
-from minelib.game import mines_for_density
-from minelib.optimal import EndgameSearch, solve
+from minelib.optimal import solve
 from minelib.players import make_player
 
 CHUNK = 50  # games per task
@@ -80,14 +79,12 @@ def numbers(parser: argparse.ArgumentParser, option: str, text: str, kind: type 
     return found
 
 
-def densities(parser: argparse.ArgumentParser, option: str, text: str, side: int = 20) -> list[float]:
+def densities(parser: argparse.ArgumentParser, option: str, text: str) -> list[float]:
     """The comma-separated mine densities an option gives, each in (0, 1) (a usage error otherwise)."""
-    found = numbers(parser, option, text, float, low=-1)
+    found = numbers(parser, option, text, float, low=-math.inf)
     for density in found:
-        try:
-            mines_for_density(BoardSize(side, side), density)
-        except ValueError as error:
-            parser.error(f"{option}: {error}")
+        if not 0 < density < 1:
+            parser.error(f"{option}: mine density must lie strictly between 0 and 1, got {density}")
     return found
 
 
@@ -111,7 +108,5 @@ def warm_up() -> None:
     them: ~0.1-0.3 s each, once per process), so that no timed game pays for it, and before
     ``kernel_share.py`` wraps them: a kernel compiled after that would see a wrapper where it calls
     another kernel, and fail (as on a fresh clone, with no kernel cached yet)."""
-    boxes.warm_up()
-    make_player(ex.RECORD_PLAYER)  # its own kernels (the sweep, the candidates, the latent 50/50s' scan)
-    solve("2x2", 1, engine="compiled")  # the optimal search's kernel, which the endgame search runs
-    EndgameSearch(1).values(Board.from_text("1.."), best=True)  # its search for the best cells, and its layouts
+    make_player(ex.RECORD_PLAYER)  # the analysis, the sweep, the endgame search and the player's own kernels
+    solve("2x2", 1, engine="compiled")  # the whole optimal search's kernel, for the benchmarks that run it

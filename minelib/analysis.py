@@ -131,8 +131,7 @@ class Analysis:
 
     def probability(self, cell: Cell) -> Fraction | None:
         """The mine probability of ``cell`` (None if it is opened; 1 for a flag)."""
-        if cell not in self.board.size:  # (a negative index would name a cell from the other side)
-            raise ValueError(f"cell {cell} is outside the {self.board.size} board")
+        self.board.size.check(cell)
         return self._fraction(int(self._groups[cell[0] * self.board.values.shape[1] + cell[1]]))
 
     def groups(self) -> tuple[np.ndarray, list[Fraction]]:
@@ -343,8 +342,7 @@ class Analyzer:
         return Analysis(Board._valid(values), self.mines, *fast)
 
     def _check_cell(self, board: Board, cell: Cell) -> None:
-        if cell not in board.size:  # (a negative index would name a cell from the other side)
-            raise ValueError(f"cell {cell} is outside the {board.size} board")
+        board.size.check(cell)
         if board.values[cell] != UNOPENED:
             raise ValueError(f"cell {cell} is not an unopened cell of the board")
         if board.values is not self._checked:  # a player asks of one board for every candidate: checked once

@@ -79,6 +79,12 @@ class BoardSize:
         y, x = cell
         return 0 <= y < self.height and 0 <= x < self.width
 
+    def check(self, cell: Cell, what: str = "cell") -> None:
+        """Raise ValueError unless ``cell`` lies on the board (indexing would take a negative row or
+        column for a cell from the other side)."""
+        if (cell[0], cell[1]) not in self:
+            raise ValueError(f"{what} {tuple(cell)} is outside the {self} board")
+
     def neighbours(self, cell: Cell) -> list[Cell]:
         """The up to eight cells around ``cell`` that lie on the board."""
         y, x = cell
@@ -229,8 +235,7 @@ class Board:
 
     def with_value(self, cell: Cell, value: int) -> Board:
         """A copy of this board with one cell changed."""
-        if cell not in self.size:  # (a negative index would change a cell from the other side)
-            raise ValueError(f"cell {cell} is outside the {self.size} board")
+        self.size.check(cell)
         values = self.values.copy()
         values[cell] = value
         return Board(values)

@@ -146,14 +146,16 @@ def _optimal(args) -> None:
 def _tables(args) -> None:
     from minelib import tables
 
-    if args.side < 2:
-        raise ValueError(f"--side must be at least 2 (the boards up to side x side), not {args.side}")
     if args.max_layouts is not None and args.max_layouts < 1:
         raise ValueError(f"--max-layouts must be positive, not {args.max_layouts}")
     if args.cap is not None and not args.cap > 0:
         raise ValueError(f"--cap must be a positive number of seconds, not {args.cap}")
     strips = [BoardSize.parse(text) for text in args.strips.split(",") if text]
     sizes = tables.boards_up_to(args.side, [(s.height, s.width) for s in strips])
+    if not sizes:  # (--side 1 with --strips fills the strips alone)
+        raise ValueError(
+            f"--side must be at least 2 (the boards up to side x side), not {args.side}, or --strips given"
+        )
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
     with _cluster(args.scheduler) as client:
         counts = tables.fill_table(

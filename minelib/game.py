@@ -106,8 +106,7 @@ def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | Non
     parts = where.split(",")
     if len(parts) == 2 and all(part.strip().isdigit() for part in parts):
         cell = (int(parts[0]), int(parts[1]))
-        if cell not in size:
-            raise ValueError(f"first click {cell} is outside the {size} board")
+        size.check(cell, "first click")
         return cell
     raise ValueError(f"unknown first click {where!r} (expected one of {', '.join(FIRST_CELLS)}, or ROW,COL)")
 
@@ -268,8 +267,7 @@ class Game:
     # --- moves ----------------------------------------------------------------
 
     def _id(self, cell: Cell) -> int:
-        if (cell[0], cell[1]) not in self.size:
-            raise ValueError(f"cell {tuple(cell)} is outside the {self.size} board")
+        self.size.check(cell)
         return self.size.cell_id(cell)
 
     def open(self, cell: Cell) -> list[Cell]:

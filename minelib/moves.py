@@ -50,8 +50,7 @@ def at_least(low: int, **values) -> None:
 def check_clicks(game: Game, first: Cell, then: tuple[Cell, ...] = ()) -> None:
     """Raise ValueError if the first click, or a cell to open after it, is off the board (a negative row
     or column would name a cell from the other side)."""
-    if (first[0], first[1]) not in game.size:
-        raise ValueError(f"first click {tuple(first)} is outside the {game.size} board")
+    game.size.check(first, "first click")
     for cell in then:
         if (cell[0], cell[1]) not in game.size:
             raise ValueError(f"cell {tuple(cell)} to open after the first click is outside the {game.size} board")
