@@ -180,6 +180,11 @@ def test_tables_fills_then_resumes(tmp_path):
     assert again.returncode == 0 and " 0 solved now" in again.stdout and "already there" in again.stdout
 
 
+def test_tables_fills_strips_alone(tmp_path):
+    result = run("tables", "--side", "1", "--strips", "1x4", "--db", str(tmp_path / "t.sqlite"), "--quiet")
+    assert result.returncode == 0 and "9 entries" in result.stdout and " 9 solved now" in result.stdout
+
+
 def test_tables_in_pieces_fill_the_same_table(tmp_path):
     whole, in_pieces = tmp_path / "whole.sqlite", tmp_path / "pieces.sqlite"
     assert run("tables", "--side", "3", "--rules", "safe", "--db", str(whole), "--quiet").returncode == 0
