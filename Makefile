@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 
-.PHONY: install reproduce lint test test-unit test-notebooks test-browser browser-if-possible chromium explore lab benchmarks tables experiments records long-runs ideas clean
+.PHONY: install reproduce lint test test-unit test-notebooks test-browser browser-if-possible chromium screenshot explore lab benchmarks tables experiments records long-runs ideas clean
 
 install: $(STAMP)
 
@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# Execute every notebook headless, in place; the notebooks rewrite figures/.
+# Execute every notebook headless, in place; the notebooks rewrite figures/ (and the browser test the
+# explorer page's screenshot, where chromium is).
 # nbconvert writes a notebook only after all its cells ran. No execution timestamps, no widget
 # state and no widget views (notebooks/tidy.py) are kept: a rerun changes only what the computation changed.
 reproduce: install
@@ -29,6 +30,7 @@ reproduce: install
 			--ExecutePreprocessor.record_timing=False "$$nb" || exit 1; \
 		$(BIN)/python notebooks/tidy.py "$$nb" || exit 1; \
 	done
+	@$(MAKE) --no-print-directory screenshot
 
 # ruff (lint and format) over the code, mypy over the package: a minute at most.
 lint: install
@@ -48,9 +50,20 @@ test-notebooks: install
 		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider --durations=5
 
 # Real-browser checks of the explorer page (python -m minelib explore) and of notebook 07 in
-# JupyterLab: Playwright drives headless Debian chromium on localhost. Writes figures/explorer.png.
+# JupyterLab: Playwright drives headless Debian chromium on localhost. Its screenshot goes to a
+# temporary folder, as the notebooks' figures do (make reproduce rewrites figures/explorer.png).
 test-browser: install chromium
-	$(BIN)/python -m pytest tests/browser -m browser -p no:cacheprovider --durations=5
+	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest tests/browser -m browser -p no:cacheprovider --durations=5
+
+# figures/explorer.png, the explorer page's screenshot, taken by its browser test where Debian's
+# chromium is (make reproduce installs nothing: without it the screenshot stays as committed).
+screenshot: install
+	@if [ -x /usr/bin/chromium ]; then \
+		$(BIN)/python -m pytest tests/browser -m browser -p no:cacheprovider -q \
+			-k test_clicking_a_cell_shows_numbers_and_probabilities; \
+	else \
+		echo "figures/explorer.png kept: no /usr/bin/chromium to take it (as root: make chromium)"; \
+	fi
 
 # Debian's chromium, installed when missing (needs root and apt-get, as on CI).
 chromium:
