@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from minelib.analysis import ImpossiblePosition, analyze
-from minelib.board import MINE, Board, BoardSize, Cell, to_constraints
+from minelib.board import MINE, Board, BoardSize, Cell, check_mines, to_constraints
 from minelib.counters import LastSpeedupCounter
 from minelib.layouts import Geometry
 from minelib.optimal import Result
@@ -43,6 +43,7 @@ class BaselineEvaluator:
 
     def __init__(self, size: BoardSize | str, mines: int, counter=None):
         self.size = BoardSize.of(size)
+        check_mines(Board.unopened(self.size), mines)  # when made, as OptimalSolver, not at the first evaluate
         self.mines = mines
         self.counter = counter or LastSpeedupCounter()
         self.states = 0  # boards evaluated, over all calls

@@ -42,6 +42,7 @@ from minelib.layouts import (
     consistent_layouts,
     local_layouts,
 )
+from minelib.moves import at_least
 from minelib.search import PythonEngine
 
 # Players and the explorer ask position questions (symmetry off) only on boards this small:
@@ -278,6 +279,8 @@ class EndgameSearch:
         has counted them). None when more than ``cells`` cells are undecided.
         With ``best``, only the best cells and their (exact) value: the others are searched only as
         far as needed to tell that they fall short (``Engine.best``)."""
+        if cells is not None:
+            at_least(0, cells=cells)
         geometry = Geometry.of(board.size)
         unopened = board.unopened_cells()
         if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
@@ -383,6 +386,7 @@ def strategy_tree(solver: OptimalSolver, board: Board | None = None, depth: int 
     At each position the first best move (row by row) is played; every number it
     can show is a branch, with its probability and the win probability after it.
     """
+    at_least(1, depth=depth)
     board = board or Board.unopened(solver.size)
     lines: list[str] = []
     _grow(solver, board, depth, "", lines)

@@ -10,6 +10,9 @@ def text_table(rows: Sequence[dict], floats: str = ".3f") -> str:
     if not rows:
         return "(no rows)"
     keys = list(rows[0])
+    for i, row in enumerate(rows):
+        if row.keys() != set(keys):
+            raise ValueError(f"row {i} has the keys {list(row)}, not those of the first row, {keys}")
     cells = [[_text(row[key], floats) for key in keys] for row in rows]
     widths = [max(len(key), *(len(line[k]) for line in cells)) for k, key in enumerate(keys)]
     numeric = [all(isinstance(row[key], (int, float)) or row[key] is None for row in rows) for key in keys]

@@ -58,3 +58,11 @@ def test_the_baseline_counts_each_child_before_evaluating_it():
         evaluator.evaluate()
         counted[evaluator] = len(calls)
     assert counted[baseline] > 2 * baseline.states and counted[efficient] == efficient.states + 1
+
+
+@pytest.mark.parametrize("evaluator", EVALUATORS, ids=lambda e: e.__name__)
+@pytest.mark.parametrize("mines, message", [(9, "9 mines do not fit on a 2x2 board"), (-1, "-1 mines do not fit"),
+                                            (1.5, "the mine count must be an integer")])  # fmt: skip
+def test_a_bad_mine_count_is_refused_when_the_evaluator_is_made(evaluator, mines, message):
+    with pytest.raises(ValueError, match=message):
+        evaluator("2x2", mines)

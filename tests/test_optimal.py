@@ -379,4 +379,15 @@ def test_the_endgame_search_takes_any_board_and_says_when_it_is_too_wide():
     assert EndgameSearch(1).values(board) == expected
     assert EndgameSearch(1).values(board, cells=70) is None
     assert EndgameSearch(1).values(board, cells=71) == expected
+    with pytest.raises(ValueError, match="cells must be at least 0, got -1"):
+        EndgameSearch(1).values(board, cells=-1)  # (was None: "more than -1 cells undecided")
     assert EndgameSearch(1).values(board, best=True) == _best_cells(board, 1, expected)  # the Python engine's
+
+
+def test_the_strategy_tree_goes_as_deep_as_asked_and_refuses_no_depth():
+    solver = OptimalSolver("2x3", 1)
+    one, two = optimal.strategy_tree(solver, depth=1), optimal.strategy_tree(solver, depth=2)
+    assert one == ["open (0, 0)  (wins 1/2)"] and two[0] == one[0] and len(two) > 1
+    for depth in (0, -1):
+        with pytest.raises(ValueError, match=f"depth must be at least 1, got {depth}"):
+            optimal.strategy_tree(solver, depth=depth)

@@ -107,3 +107,13 @@ def test_figures_folder_follows_the_environment_or_the_nearest_figures(tmp_path,
     assert figures_dir(tmp_path / "notebooks") == tmp_path / "figures"
     monkeypatch.setenv("MINELIB_FIGURES", str(tmp_path / "elsewhere"))
     assert figures_dir(tmp_path / "notebooks") == tmp_path / "elsewhere"
+
+
+def test_text_table_aligns_columns_and_names_a_row_with_other_keys():
+    from minelib.report import text_table
+
+    rows = [{"board": "9x9", "wins": 3, "rate": 0.5}, {"rate": 0.25, "board": "16x30", "wins": None}]
+    assert text_table(rows).splitlines() == ["board  wins   rate", "9x9       3  0.500", "16x30     -  0.250"]
+    assert text_table([]) == "(no rows)"
+    with pytest.raises(ValueError, match=r"row 1 has the keys \['board'\], not those of the first row"):
+        text_table([{"board": "9x9", "wins": 3}, {"board": "16x30"}])
