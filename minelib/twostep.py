@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 from numba import njit
 
-from minelib.analysis import Analysis, Analyzer, Outlook
+from minelib.analysis import Analysis, Analyzer, Outlook, analyze
 from minelib.board import MINE, UNOPENED, Board, Cell
 from minelib.game import Game, neighbour_table
 from minelib.latent import LatentFiftyFifties, mine_layouts
@@ -37,7 +37,9 @@ class TwoStepPlayer(LookaheadPlayer):
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
     ``endgame_compiled`` (5,000) remain on at most 63 undecided cells (the compiled engine's reach).
-    With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``).
+    With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
+    with ``chains`` too, such a 50/50 of four cells or more (``forced_chain``: JSMinesweeper's chained
+    50/50s; off by default, measured in ``benchmarks/README.md``).
     With ``influence`` (JSMinesweeper's 50/50 influence; 9/10 as there, 0 turns it off), the latent 50/50s count
     (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
     50/50s join the candidates, and a candidate's score is multiplied by
@@ -67,6 +69,7 @@ class TwoStepPlayer(LookaheadPlayer):
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
+        chains: bool = False,
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
@@ -78,11 +81,11 @@ class TwoStepPlayer(LookaheadPlayer):
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
-        for name, flag in (("dead", dead), ("forced", forced), ("ties", ties)):
+        for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
-        self.forced, self.influence, self.ties = forced, Fraction(influence), ties
+        self.forced, self.influence, self.ties, self.chains = forced, Fraction(influence), ties, chains
         warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
@@ -112,6 +115,11 @@ class TwoStepRun(LookaheadRun):
             if pair:
                 a, b = pair
                 cell = a if self._ranked(board, result, a)[1] >= self._ranked(board, result, b)[1] else b
+                self.reason = "forced 50/50"
+                return Move("open", cell, False, Fraction(1, 2))
+            chain = self.forced_chain(board, mines, result) if self.player.chains else None
+            if chain:  # the living cell with the best score, then row by row
+                cell = max(chain, key=lambda c: self._ranked(board, result, c) + (-chain.index(c),))
                 self.reason = "forced 50/50"
                 return Move("open", cell, False, Fraction(1, 2))
         weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
@@ -192,6 +200,38 @@ class TwoStepRun(LookaheadRun):
                     first, second = self.size.cell_at(a), self.size.cell_at(b)
                     if all(after.probability(second) == 1 for after in self.analyzer.what_if(board, first).values()):
                         return first, second
+        return None
+
+    def forced_chain(self, board: Board, mines: int, result: Analysis) -> list[Cell] | None:
+        """A 50/50 of four cells or more that nothing but opening one of them can resolve (JSMinesweeper's
+        chained 50/50s, a pair's long form; None if there is none): two halves A and B, all of A mines in
+        every layout where all of B is safe and the other way round, and every other cell next to them
+        (but a known mine) next to as many cells of A as of B. Then every layout has a twin with A and B
+        swapped, showing the same numbers everywhere else, so it must be guessed some day at 1/2 whatever
+        comes first. Its cells, row by row (the first such chain). ``result``: the position's analysis.
+
+        For each cell of probability 1/2, the position with that cell a mine gives its halves: the cells
+        of probability 1/2 that become certain (mines: A, safe: B). Exact counts then make B all mines
+        where the cell is safe: each is a mine in half the layouts, and in none of those where it is one."""
+        groups, ratios = result.ratios()
+        halves = np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist()
+        if len(halves) < 4:
+            return None
+        cells = [self.size.cell_at(c) for c in halves]
+        seen: set[int] = set()
+        for i, first in zip(halves, cells):
+            if i in seen:
+                continue
+            mined = analyze(board.with_value(first, MINE), mines)
+            a = {i} | {c for c, cell in zip(halves, cells) if c != i and mined.probability(cell) == 1}
+            b = {c for c, cell in zip(halves, cells) if mined.probability(cell) == 0}
+            seen |= a | b  # each of them meets these same halves
+            if len(a) != len(b) or len(a) < 2:
+                continue
+            around = {n for c in a | b for n in self.neighbours[c]} - a - b
+            known = {n for n in around if result.probability(self.size.cell_at(n)) == 1}  # a flag, or certain
+            if all(len(a & set(self.neighbours[n])) == len(b & set(self.neighbours[n])) for n in around - known):
+                return [self.size.cell_at(c) for c in sorted(a | b)]
         return None
 
     def _near(self, c: int) -> list[int]:

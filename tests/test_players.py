@@ -367,15 +367,22 @@ def _forced_pair(board: Board, mines: int):
 def _never_told_apart(board: Board, mines: int, a, b) -> bool:
     """Brute force: every layout has exactly one mine on a and b, and its twin (the mine on the other)
     fits too and shows the same number on every other cell."""
+    return _halves_never_told_apart(board, mines, [a], [b])
+
+
+def _halves_never_told_apart(board: Board, mines: int, half_a, half_b) -> bool:
+    """Brute force: every layout has all of one half mines and all of the other safe, and its twin (the
+    halves swapped) fits too and shows the same number on every other cell."""
     from minelib.layouts import Geometry, consistent_layouts
 
     geometry = Geometry.of(board.size)
     layouts = set(consistent_layouts(board, mines, geometry))
-    pair = geometry.bit(a) | geometry.bit(b)
+    a, b = sum(geometry.bit(c) for c in half_a), sum(geometry.bit(c) for c in half_b)
+    pair = a | b
     others = [i for i in range(geometry.n) if not pair >> i & 1]
     for mask in layouts:
         twin = mask ^ pair
-        if (mask & pair).bit_count() != 1 or twin not in layouts:
+        if (mask & pair) not in (a, b) or twin not in layouts:
             return False
         for i in others:
             if (
@@ -428,6 +435,61 @@ def test_with_ties_the_fifty_fifties_are_ranked_by_the_rounded_score(forced):
         assert move.cell == expected, ties
     with pytest.raises(ValueError, match="ties must be 0 or 1"):
         TwoStepPlayer(ties=2)
+
+
+def _forced_chain(board: Board, mines: int):
+    from minelib.twostep import TwoStepPlayer, TwoStepRun
+
+    run = TwoStepRun(Game.showing(board, mines), False, TwoStepPlayer(chains=True))
+    result = run.analyzer.analyze(board)
+    return run.forced_chain(board, mines, result)
+
+
+def _halves(board: Board, mines: int, cells):
+    """The cells of a chain split by where one layout has its mines."""
+    from minelib.layouts import Geometry, consistent_layouts
+
+    geometry = Geometry.of(board.size)
+    mask = consistent_layouts(board, mines, geometry)[0]
+    mined = [c for c in cells if mask & geometry.bit(c)]
+    return mined, [c for c in cells if c not in mined]
+
+
+# Four cells along the top edge between two known mines, each pair joined by the 1 between them: a
+# 50/50 nothing but opening one of them can resolve (JSMinesweeper's chained 50/50s).
+CHAIN = "F..1..F\nF31113F\n1100011"
+
+
+def test_a_forced_chain_is_found_and_played_first_with_chains():
+    board = Board.from_text(CHAIN)
+    chain = _forced_chain(board, 6)
+    assert chain == [(0, 1), (0, 2), (0, 4), (0, 5)]
+    assert _halves(board, 6, chain) in (([(0, 1), (0, 4)], [(0, 2), (0, 5)]), ([(0, 2), (0, 5)], [(0, 1), (0, 4)]))
+    assert _halves_never_told_apart(board, 6, *_halves(board, 6, chain))
+    assert not _halves_never_told_apart(board, 6, [(0, 1), (0, 2)], [(0, 4), (0, 5)])  # the oracle can say no
+    # the mine next to (0, 1) need not be flagged: a certain mine never shows a number
+    assert _forced_chain(Board.from_text("." + CHAIN[1:]), 6) == chain
+    # opened at one end, the chain can be told apart: (1, 6) is next to (0, 5) alone
+    open_end = Board.from_text("F..1...\nF3111..\n110001.")
+    assert _forced_chain(open_end, 6) is None
+    assert not _halves_never_told_apart(open_end, 6, [(0, 1), (0, 4)], [(0, 2), (0, 5)])
+    explained = TwoStepPlayer(chains=1, endgame_layouts=0, endgame_compiled=0).explain(board, 6)
+    assert explained.move.cell in chain and explained.move.mine_probability == Fraction(1, 2)
+    assert explained.reason == "forced 50/50"
+    assert TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).explain(board, 6).reason != "forced 50/50"
+    with pytest.raises(ValueError, match="chains must be 0 or 1"):
+        TwoStepPlayer(chains=2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions(max_height=4, max_width=5))
+def test_every_forced_chain_found_is_one_by_brute_force(position):
+    board, mines = position
+    try:
+        chain = _forced_chain(board, mines)
+    except ImpossiblePosition:
+        return
+    assert chain is None or _halves_never_told_apart(board, mines, *_halves(board, mines, chain))
 
 
 @settings(max_examples=150, deadline=None)
