@@ -5,6 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import UNOPENED, Board, BoardSize
@@ -479,6 +480,19 @@ def test_a_forced_chain_is_found_and_played_first_with_chains():
     assert TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).explain(board, 6).reason != "forced 50/50"
     with pytest.raises(ValueError, match="chains must be 0 or 1"):
         TwoStepPlayer(chains=2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.sampled_from([(y, x) for y in range(3) for x in range(7) if y or x in (0, 3, 6)]), max_size=4))
+def test_a_chain_is_found_exactly_when_brute_force_says_so(hidden):
+    """The chain above with some of the other cells hidden again (a number or a flag back to unopened: the
+    layouts stay the chain's two): found exactly when no layout can be told from its twin."""
+    rows = [list(row) for row in CHAIN.split("\n")]
+    for y, x in hidden:
+        rows[y][x] = "."
+    board = Board.from_text("\n".join("".join(row) for row in rows))
+    chain = [(0, 1), (0, 2), (0, 4), (0, 5)]
+    assert (_forced_chain(board, 6) == chain) == _halves_never_told_apart(board, 6, chain[::2], chain[1::2])
 
 
 @settings(max_examples=150, deadline=None)
