@@ -497,24 +497,14 @@ def test_a_chain_is_found_exactly_when_brute_force_says_so(hidden):
 
 @settings(max_examples=150, deadline=None)
 @given(positions(max_height=4, max_width=5))
-def test_every_forced_chain_found_is_one_by_brute_force(position):
+def test_every_forced_pair_or_chain_found_is_one_by_brute_force(position):
     board, mines = position
     try:
-        chain = _forced_chain(board, mines)
-    except ImpossiblePosition:
-        return
-    assert chain is None or _halves_never_told_apart(board, mines, *_halves(board, mines, chain))
-
-
-@settings(max_examples=150, deadline=None)
-@given(positions(max_height=4, max_width=5))
-def test_every_forced_pair_found_is_one_by_brute_force(position):
-    board, mines = position
-    try:
-        pair = _forced_pair(board, mines)
+        pair, chain = _forced_pair(board, mines), _forced_chain(board, mines)
     except ImpossiblePosition:
         return
     assert pair is None or _never_told_apart(board, mines, *pair)
+    assert chain is None or _halves_never_told_apart(board, mines, *_halves(board, mines, chain))
 
 
 def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
