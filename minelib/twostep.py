@@ -204,11 +204,12 @@ class TwoStepRun(LookaheadRun):
 
     def forced_chain(self, board: Board, mines: int, result: Analysis) -> list[Cell] | None:
         """A 50/50 of four cells or more that nothing but opening one of them can resolve (JSMinesweeper's
-        chained 50/50s, a pair's long form; None if there is none): two halves A and B, all of A mines in
-        every layout where all of B is safe and the other way round, and every other cell next to them
-        (but a known mine) next to as many cells of A as of B. Then every layout has a twin with A and B
-        swapped, showing the same numbers everywhere else, so it must be guessed some day at 1/2 whatever
-        comes first. Its cells, row by row (the first such chain). ``result``: the position's analysis.
+        chained 50/50s, a pair's long form; None if there is none): two halves A and B of as many cells,
+        all of A mines in every layout where all of B is safe and the other way round, and every other
+        cell next to them (but a known mine) next to as many cells of A as of B. Then every layout has a
+        twin with A and B swapped, with as many mines and the same numbers everywhere else, so it must be
+        guessed some day at 1/2 whatever comes first. Its cells, row by row (the first such chain).
+        ``result``: the position's analysis.
 
         For each cell of probability 1/2, the position with that cell a mine gives its halves: the cells
         of probability 1/2 that become certain (mines: A, safe: B). Exact counts then make B all mines
