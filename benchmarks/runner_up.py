@@ -70,14 +70,14 @@ def main() -> None:
             )
             continue
         own, other = [o for o, _ in forked], [r for _, r in forked]
-        mean, half = ex.paired_difference(other, own)
+        mean, _ = ex.paired_difference(other, own)
         table.append(
             {
                 "guess": guess,
                 "games": len(forked),
                 "own": f"{sum(own) / len(own):.2%}",
                 "runner-up": f"{sum(other) / len(other):.2%}",
-                "difference": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
+                "difference": ex.paired_text(other, own),
                 "per game played": f"{mean * len(forked) / len(rows):+.3%}",
             }
         )

@@ -199,7 +199,6 @@ def main() -> None:
         won = [w for _, w, _ in rows]
         base = [stored[i]["won"] for i, _, _ in rows]
         otherwise = sum((w, g) != (stored[i]["won"], stored[i]["guesses"]) for i, w, g in rows)
-        mean, half = ex.paired_difference(won, base)
         diff = [int(a) - int(b) for a, b in zip(won, base)]
         table.append(
             {
@@ -207,7 +206,7 @@ def main() -> None:
                 "games": len(won),
                 "wins": sum(won),
                 "stored wins": sum(base),
-                "difference": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
+                "difference": ex.paired_text(won, base),
                 "won only here": diff.count(1),
                 "lost only here": diff.count(-1),
                 "played otherwise": otherwise,

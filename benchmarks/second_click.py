@@ -60,8 +60,7 @@ def summary(rows: list[dict], cells: list[tuple[int, int]], label: str) -> dict:
     seconds = Counter(r["second"] for r in rows).most_common(1)
     line["own second"] = f"{seconds[0][0]} {seconds[0][1] / len(rows):.0%}" if seconds else "-"
     for cell in cells:
-        mean, half = ex.paired_difference([r[cell] for r in rows], own)
-        line[f"{cell[0]},{cell[1]}"] = f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]"
+        line[f"{cell[0]},{cell[1]}"] = ex.paired_text([r[cell] for r in rows], own)
     return line
 
 

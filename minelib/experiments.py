@@ -512,6 +512,13 @@ def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float,
     return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
 
 
+def paired_text(won: Sequence[bool], base: Sequence[bool]) -> str:
+    """``paired_difference`` as text, in points to a thousandth: a million paired games resolve a few
+    thousandths, which two decimals would round away."""
+    mean, half = paired_difference(won, base)
+    return f"{mean:+.3%} [{mean - half:+.3%}, {mean + half:+.3%}]"
+
+
 def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setting]) -> list[dict]:
     """What each variant is worth: settings that differ only in player or options, compared game by
     game on the games all of them have stored (the same seeds: the same layouts and first click).
@@ -530,14 +537,13 @@ def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setti
     for setting, games in zip(settings, stored):
         won = [games[i]["won"] for i in common]
         diff = [int(a) - int(b) for a, b in zip(won, base)]
-        mean, half = paired_difference(won, base)
         rows.append(
             {
                 "player": setting.player + (f" ({setting.options})" if setting.options else ""),
                 "games": len(common),
                 "wins": sum(won),
                 "rate": f"{sum(won) / len(won):.2%}",
-                "vs base": f"{mean:+.2%} [{mean - half:+.2%}, {mean + half:+.2%}]",
+                "vs base": paired_text(won, base),
                 "won only here": diff.count(1),
                 "lost only here": diff.count(-1),
                 "guesses": sum(games[i]["guesses"] for i in common),

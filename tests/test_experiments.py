@@ -150,7 +150,7 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     only = sum(won[1][i][0] and not won[0][i][0] for i in range(12))
     assert variant["player"] == "twostep (blend=0)" and variant["games"] == 12
     assert variant["won only here"] == only and variant["wins"] - base["wins"] == only - variant["lost only here"]
-    assert base["vs base"] == "+0.00% [+0.00%, +0.00%]"
+    assert base["vs base"] == "+0.000% [+0.000%, +0.000%]"
     assert settings[0].key() == Setting("safest", "9x9", 10, games=1, seed=4, first_click="safe", first="0,0").key()
     assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
     # the same comparison from a file per setting (as the long runs keep them), and a clear error
@@ -188,6 +188,11 @@ def test_paired_difference_by_hand():
     assert experiments.paired_difference([True, False], [True, False]) == (0.0, 0.0)
     with pytest.raises(ValueError, match="no paired games"):
         experiments.paired_difference([], [])
+    # as text, to a thousandth of a point: 9 more wins in 1,000 paired games, 11 games differing
+    won, base = [True] * 10 + [False] * 990, [False] * 10 + [True] + [False] * 989
+    half = 1.959964 * (11 / 1000 - (9 / 1000) ** 2) ** 0.5 / 1000**0.5
+    assert experiments.paired_text(won, base) == f"+0.900% [{0.009 - half:+.3%}, {0.009 + half:+.3%}]"
+    assert experiments.paired_text(won, base) == "+0.900% [+0.252%, +1.548%]"
 
 
 def test_a_settings_game_is_the_game_it_plays(tmp_path):
