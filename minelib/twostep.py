@@ -192,8 +192,7 @@ class TwoStepRun(LookaheadRun):
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
         after it (a pair as far apart as two cells, the first one row by row). ``result``: the
         position's analysis."""
-        groups, ratios = result.ratios()
-        halves = set(np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist())
+        halves = set(_half_cells(result))
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
@@ -214,8 +213,7 @@ class TwoStepRun(LookaheadRun):
         For each cell of probability 1/2, the position with that cell a mine gives its halves: the cells
         of probability 1/2 that become certain (mines: A, safe: B). Exact counts then make B all mines
         where the cell is safe: each is a mine in half the layouts, and in none of those where it is one."""
-        groups, ratios = result.ratios()
-        halves = np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist()
+        halves = _half_cells(result)
         if len(halves) < 4:
             return None
         cells = [self.size.cell_at(c) for c in halves]
@@ -301,6 +299,12 @@ class TwoStepRun(LookaheadRun):
         s1 = 1 - low[0]
         s2 = 1 - low[1] if len(low) > 1 else s1
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+def _half_cells(result: Analysis) -> list[int]:
+    """The ids of the cells whose mine probability is 1/2 exactly, in order (a forced 50/50's cells are among them)."""
+    groups, ratios = result.ratios()
+    return np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist()
 
 
 def _ranks(ratios: list[tuple[int, int]], present: list[int], cut: Fraction) -> tuple[Fraction, np.ndarray]:
