@@ -112,15 +112,15 @@ records: install
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
 # file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
 # record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
-# Then with the defaults since (LONG_TODAY_RUNS, files named _2026-11): the expert settings again,
-# intermediate (about 6 and 12 minutes) and beginner (about 3 minutes each). Last, the expert settings
-# with chained 50/50s guessed first (LONG_CHAINS_RUNS, --options chains=1, files named _chains; about 25
-# minutes each): an option measured on a million paired games before it joins the defaults.
+# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0, files named
+# _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
+# minutes each). Last, the same settings with today's defaults, chained 50/50s guessed first
+# (LONG_CHAINS_RUNS, files named _chains; about 25 minutes each on expert, 1.5 to 4.5 on the others).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
-LONG_OPTIONS := cut=9/10,endgame_compiled=2000
+LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
-LONG_CHAINS_RUNS := expert:safe:1000000 expert:zero:1000000
+LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 long-runs: install
 	@mkdir -p results/long; for run in $(LONG_RUNS); do level=$${run%%:*}; rest=$${run#*:}; \
 		rule=$${rest%%:*}; games=$${rest#*:}; \
@@ -128,18 +128,20 @@ long-runs: install
 			--options $(LONG_OPTIONS) --results results/long/$${level}_$${rule}.sqlite || exit 1; done
 	@for run in $(LONG_TODAY_RUNS); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
 		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--results results/long/$${level}_$${rule}_2026-11.sqlite || exit 1; done
+			--options chains=0 --results results/long/$${level}_$${rule}_2026-11.sqlite || exit 1; done
 	@for run in $(LONG_CHAINS_RUNS); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
 		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--options chains=1 --results results/long/$${level}_$${rule}_chains.sqlite || exit 1; done
+			--results results/long/$${level}_$${rule}_chains.sqlite || exit 1; done
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
 	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 \
-		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000 twostep:influence=0,cut=9/10,endgame_compiled=2000 \
-		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000 twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000 \
-		twostep:cut=9/10,endgame_compiled=2000 twostep:dead=0,cut=9/10,endgame_compiled=2000 \
-		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000 twostep
+		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
+		twostep:influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
+		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
+		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
+		twostep:cut=9/10,endgame_compiled=2000,chains=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0 \
+		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0 twostep:chains=0 twostep
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install

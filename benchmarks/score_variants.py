@@ -2,7 +2,7 @@
 
     python benchmarks/score_variants.py [VARIANT ...] [--games 20000] [--start 100000] [--level expert]
         [--rule safe] [--first 0,0] [--seed 2026] [--workers 2]
-        [--stored results/long/expert_safe_2026-11.sqlite] [--player-options KEY=VALUE,...]
+        [--stored results/long/expert_safe_chains.sqlite] [--player-options KEY=VALUE,...]
 
 Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to ``TwoStepRun``
 (subclasses here, not the library's player):
@@ -177,7 +177,7 @@ def main() -> None:
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
-    parser.add_argument("--stored", default="results/long/expert_safe_2026-11.sqlite")
+    parser.add_argument("--stored", default="results/long/expert_safe_chains.sqlite")
     parser.add_argument("--player-options", default="", help="the player's options under every variant (key=value,...)")
     args = parser.parse_args()
     try:

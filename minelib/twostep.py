@@ -39,7 +39,8 @@ class TwoStepPlayer(LookaheadPlayer):
     ``endgame_compiled`` (5,000) remain on at most 63 undecided cells (the compiled engine's reach).
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
     with ``chains`` too, such a 50/50 of four cells or more (``forced_chain``: JSMinesweeper's chained
-    50/50s; off by default, measured in ``benchmarks/README.md``).
+    50/50s; on by default since 2026-11-26, ``chains=0`` replays the runs before, measured in
+    ``benchmarks/README.md``).
     With ``influence`` (JSMinesweeper's 50/50 influence; 9/10 as there, 0 turns it off), the latent 50/50s count
     (``minelib.latent``): a cell that is "a 50/50 or safe" is guessed first, the cells of latent
     50/50s join the candidates, and a candidate's score is multiplied by
@@ -69,7 +70,7 @@ class TwoStepPlayer(LookaheadPlayer):
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
-        chains: bool = False,
+        chains: bool = True,
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(

@@ -461,7 +461,7 @@ def _halves(board: Board, mines: int, cells):
 CHAIN = "F..1..F\nF31113F\n1100011"
 
 
-def test_a_forced_chain_is_found_and_played_first_with_chains():
+def test_a_forced_chain_is_found_and_played_first():
     board = Board.from_text(CHAIN)
     chain = _forced_chain(board, 6)
     assert chain == [(0, 1), (0, 2), (0, 4), (0, 5)]
@@ -474,10 +474,10 @@ def test_a_forced_chain_is_found_and_played_first_with_chains():
     open_end = Board.from_text("F..1...\nF3111..\n110001.")
     assert _forced_chain(open_end, 6) is None
     assert not _halves_never_told_apart(open_end, 6, [(0, 1), (0, 4)], [(0, 2), (0, 5)])
-    explained = TwoStepPlayer(chains=1, endgame_layouts=0, endgame_compiled=0).explain(board, 6)
+    explained = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).explain(board, 6)  # the defaults
     assert explained.move.cell in chain and explained.move.mine_probability == Fraction(1, 2)
     assert explained.reason == "forced 50/50"
-    assert TwoStepPlayer(endgame_layouts=0, endgame_compiled=0).explain(board, 6).reason != "forced 50/50"
+    assert TwoStepPlayer(chains=0, endgame_layouts=0, endgame_compiled=0).explain(board, 6).reason != "forced 50/50"
     with pytest.raises(ValueError, match="chains must be 0 or 1"):
         TwoStepPlayer(chains=2)
 
