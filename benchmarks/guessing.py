@@ -6,7 +6,7 @@
 Each variant is a registered player with options (``name:key=value,key=value``; values are
 integers or fractions such as 9/10). Every variant plays the same games: game i is seeded by
 (seed, i) alone, so the layouts and the first click are the same for all, and the difference of
-two win rates is measured game by game (``experiments.paired_rows``). The first variant is the
+two win rates is measured game by game (``strength.paired_rows``). The first variant is the
 base. Games go to an SQLite results file in blocks (stop and rerun to resume; notebook 06 reads
 it) and run on all cores; the milliseconds are for reading (the machine is shared). ``--size`` and
 ``--density`` play another board instead of a level: with ``--rule zero --first random --seed 2023``
@@ -16,6 +16,7 @@ the games of article 003's experiment (``benchmarks/players.py``).
 import argparse
 
 from minelib import experiments as ex
+from minelib import strength
 from minelib.board import BoardSize
 from minelib.game import mines_for_density
 from minelib.report import text_table
@@ -100,7 +101,7 @@ def main() -> None:
     for setting in settings:
         ex.run(setting, args.results)
     print(f"{label} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}")
-    print(text_table(ex.paired_rows(args.results, settings)))
+    print(text_table(strength.paired_rows(args.results, settings)))
 
 
 if __name__ == "__main__":

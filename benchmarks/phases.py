@@ -6,7 +6,7 @@
 Plays games of a record setting (game i as in the record run with ``--seed 2026``) with the two-step
 player (``--options``: its options, written as for ``benchmarks/guessing.py``) and describes each of
 its guesses after the first click (``guesses.guess_positions``, tabled by
-``experiments.phase_rows``): the layouts left and the unopened cells in its position, its mine
+``strength.phase_rows``): the layouts left and the unopened cells in its position, its mine
 probability, and whether the exact endgame search chose it. A lost game died on its last guess.
 Printed per band of layouts left, split by whether the position is within the compiled exact
 search's reach (at most 63 unopened cells), then per guess in order: guesses and deaths per game,
@@ -20,6 +20,7 @@ import argparse
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
+from minelib import strength
 from minelib.report import text_table
 
 
@@ -29,7 +30,7 @@ def main() -> None:
     args = parser.parse_args()
     setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
-    games = map_chunks(ex.play_guesses, setting, args)
+    games = map_chunks(strength.play_guesses, setting, args)
     won = sum(w for w, _ in games)
     died_first = sum(not w and not g for w, g in games)  # lost on the first click itself (no guess after it)
     print(
@@ -38,9 +39,9 @@ def main() -> None:
         f"{won:,} won ({100 * won / len(games):.2f}%), {died_first} lost on the first click"
     )
     print("\nBy layouts left (most guesses first):")
-    print(text_table(ex.phase_rows(games, "layouts")))
+    print(text_table(strength.phase_rows(games, "layouts")))
     print("\nBy guess, after the first click:")
-    print(text_table(ex.phase_rows(games, "order")))
+    print(text_table(strength.phase_rows(games, "order")))
 
 
 if __name__ == "__main__":

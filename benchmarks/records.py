@@ -19,6 +19,7 @@ the record runs before chained 50/50s were guessed first: ``--options chains=0``
 import argparse
 
 from minelib import experiments as ex
+from minelib import strength
 from minelib.report import text_table
 
 
@@ -47,7 +48,7 @@ def main() -> None:
         ex.run(setting, args.results)
     options = f" ({args.options})" if args.options else ""
     print(f"player {ex.RECORD_PLAYER}{options}, seed {ex.RECORD_SEED}, results in {args.results}")
-    print(text_table(ex.record_rows(args.results, games, settings, args.options)))
+    print(text_table(strength.record_rows(args.results, games, settings, args.options)))
 
 
 if __name__ == "__main__":

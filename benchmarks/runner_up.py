@@ -19,7 +19,7 @@ import argparse
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
-from minelib import players
+from minelib import players, strength
 from minelib.guesses import play_runner_up
 from minelib.report import text_table
 
@@ -70,14 +70,14 @@ def main() -> None:
             )
             continue
         own, other = [o for o, _ in forked], [r for _, r in forked]
-        mean, _ = ex.paired_difference(other, own)
+        mean, _ = strength.paired_difference(other, own)
         table.append(
             {
                 "guess": guess,
                 "games": len(forked),
                 "own": f"{sum(own) / len(own):.2%}",
                 "runner-up": f"{sum(other) / len(other):.2%}",
-                "difference": ex.paired_text(other, own),
+                "difference": strength.paired_text(other, own),
                 "per game played": f"{mean * len(forked) / len(rows):+.3%}",
             }
         )

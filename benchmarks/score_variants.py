@@ -39,6 +39,7 @@ import numpy as np
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
+from minelib import strength
 from minelib.analysis import Analysis
 from minelib.board import Board, Cell
 from minelib.game import Game
@@ -206,7 +207,7 @@ def main() -> None:
                 "games": len(won),
                 "wins": sum(won),
                 "stored wins": sum(base),
-                "difference": ex.paired_text(won, base),
+                "difference": strength.paired_text(won, base),
                 "won only here": diff.count(1),
                 "lost only here": diff.count(-1),
                 "played otherwise": otherwise,

@@ -19,6 +19,7 @@ from collections import Counter
 from common import add_slice_arguments, map_chunks, slice_setting
 
 from minelib import experiments as ex
+from minelib import strength
 from minelib.board import BoardSize
 from minelib.game import PLAYING
 from minelib.players import make_player
@@ -60,7 +61,7 @@ def summary(rows: list[dict], cells: list[tuple[int, int]], label: str) -> dict:
     seconds = Counter(r["second"] for r in rows).most_common(1)
     line["own second"] = f"{seconds[0][0]} {seconds[0][1] / len(rows):.0%}" if seconds else "-"
     for cell in cells:
-        line[f"{cell[0]},{cell[1]}"] = ex.paired_text([r[cell] for r in rows], own)
+        line[f"{cell[0]},{cell[1]}"] = strength.paired_text([r[cell] for r in rows], own)
     return line
 
 

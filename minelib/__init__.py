@@ -15,9 +15,9 @@ One import gives what a user needs:
   ``LookaheadPlayer``, ``SafestPlayer``, ``TwoStepPlayer``, the strongest) and
   ``make_player(name, "key=value,...")`` for a player with options.
 
-The widgets (``minelib.widgets``), plots (``minelib.plotting``), experiments and
-tables live in their modules, so that importing minelib needs neither ipywidgets
-nor matplotlib.
+The widgets (``minelib.widgets``), plots (``minelib.plotting``), experiments, what
+their runs say (``minelib.strength``) and tables live in their modules, so that
+importing minelib needs neither ipywidgets nor matplotlib.
 """
 
 __version__ = "0.2.0"

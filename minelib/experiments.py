@@ -7,8 +7,8 @@ over all cores; a Dask cluster works the same way through
 ``distributed.Client(...).get_executor()``). Each finished game (or block of
 games) is written at once to the results file (``minelib.results``: JSON lines, or
 SQLite blocks for long runs), so an interrupted run loses nothing and resumes where
-it stopped. The second half holds what the notebooks show: tables of stored runs
-beside the published records, paired comparisons, where games are lost.
+it stopped. What the stored runs say (tables beside the published records, paired
+comparisons, where games are lost) is ``minelib.strength``.
 """
 
 from __future__ import annotations
@@ -28,8 +28,6 @@ from tqdm.auto import tqdm
 from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
-from minelib.guesses import Guess, guess_positions
-from minelib.optimal import COMPILED_CELLS
 from minelib.players import STRONGEST, check_player, make_player
 from minelib.results import Store, open_results
 
@@ -95,6 +93,13 @@ def level_setting(player: str, level: str, first_click: str, first: str, games: 
         raise ValueError(f"unknown level {level!r} (expected one of {', '.join(LEVELS)})")
     size, mines = LEVELS[level]
     return Setting(player, size, mines, games, seed, first_click, first)
+
+
+def record_setting(level: str, rule: str, first: str, games: int | None = None, options: str = "") -> Setting:
+    """A record run's setting: the strongest player (with ``options``: a run of defaults replaced since) at a
+    level setting (``RECORD_GAMES`` games by default)."""
+    setting = level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
+    return replace(setting, options=options) if options else setting
 
 
 @dataclass(frozen=True)
@@ -313,9 +318,6 @@ def _spread(values: list[float]) -> tuple[float, float, float]:
     return (min(values), statistics.median(values), max(values))
 
 
-# --- what the notebooks show ------------------------------------------------------------
-
-
 def replays_agree(setting: Setting, stored: Path | str, games: int, start: int = 0) -> bool:
     """Whether ``games`` games of ``setting`` from game ``start`` on (the first ones by default), played
     again now, equal the stored ones game by game (won or lost, and the number of guesses)."""
@@ -325,253 +327,6 @@ def replays_agree(setting: Setting, stored: Path | str, games: int, start: int =
     replayed = {i: (g["won"], g["guesses"]) for i, g in _play(setting, None, None, True, False, indices).items()}
     kept = {i: (g["won"], g["guesses"]) for i, g in load(stored, setting).items()}
     return len(replayed) == len(indices) and all(kept.get(i) == outcome for i, outcome in replayed.items())
-
-
-def stored_summary(results: Path | str, setting: Setting) -> Summary:
-    """The summary of a setting's games in the results file."""
-    return summarize(list(load(results, setting).values()))
-
-
-def article_rows(results: Path | str, players=ARTICLE_PLAYERS, games: int = ARTICLE_GAMES) -> list[dict]:
-    """Article 003's experiment, one row per board and density: the article's wins and medians beside ours.
-
-    Medians are seconds per game over all games (the article's on its laptop, ours from the stored run).
-    """
-    rows = []
-    for density in ARTICLE_DENSITIES:
-        for side in ARTICLE_SIZES:
-            ours = {name: stored_summary(results, article_setting(name, side, density, games)) for name in players}
-            wins, (_, median, _) = ARTICLE_RESULTS[side, density]
-            rows.append(
-                {
-                    "board": f"{side}x{side}",
-                    "mines": f"{density:.0%}",
-                    "article wins": wins,
-                    **{f"{name} wins": s.wins for name, s in ours.items()},
-                    "article s": median,
-                    **{f"{name} s": s.seconds[1] for name, s in ours.items()},
-                }
-            )
-    return rows
-
-
-def level_summaries(results: Path | str, players, games: int) -> dict[tuple[str, str, str, str], Summary]:
-    """(level, rule, first cell, player) -> the summary of that setting's stored games."""
-    return {
-        (level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
-        for level, rule, first in LEVEL_SETTINGS
-        for name in players
-    }
-
-
-def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict]:
-    """One row per level setting: each player's win rate with its 95% interval."""
-    rows: dict[tuple[str, str, str], dict] = {}
-    for (level, rule, first, name), s in summaries.items():
-        row = rows.setdefault((level, rule, first), {"level": level, "first click": f"{rule} ({first})"})
-        row[name] = f"{s.rate:.1%} [{s.low:.1%}-{s.high:.1%}]"
-    return list(rows.values())
-
-
-def record_setting(level: str, rule: str, first: str, games: int | None = None, options: str = "") -> Setting:
-    """A record run's setting: the strongest player (with ``options``: a run of defaults replaced since) at a
-    level setting (``RECORD_GAMES`` games by default)."""
-    setting = level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
-    return replace(setting, options=options) if options else setting
-
-
-def record_rows(
-    results: Path | str,
-    games: dict[str, int] | None = None,
-    settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS,
-    options: str = "",
-) -> list[dict]:
-    """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
-    ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
-    records beside it."""
-    rows = []
-    for level, rule, first in settings:
-        target = (games or RECORD_GAMES)[level]
-        stored = list(load(results, record_setting(level, rule, first, target, options)).values())
-        s = summarize(stored) if stored else None
-        published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
-        rows.append(
-            {
-                "level": level,
-                "first click": f"{rule} ({first})",
-                "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
-                "wins": f"{s.wins:,}" if s else "",
-                "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
-                "published": ", ".join(f"{p.rate:.2%} {p.by}" for p in published),
-            }
-        )
-    return rows
-
-
-PHASE_BANDS = (100, 2_000, 20_000, 10**6)  # layouts left; the first is the exact endgame on any board
-PHASE_ORDERS = 6  # guesses after the first click counted one by one; the later ones together
-
-
-def play_guesses(setting: Setting, indices: list[int]) -> list[tuple[bool, list[Guess]]]:
-    """Whether each game ``indices`` of a setting was won, and its guesses after the first click
-    (``guesses.guess_positions``: the same games as the setting's run)."""
-    player = make_player(setting.player, setting.options)
-    games = []
-    for index in indices:
-        game, first = setting_game(setting, index)
-        record, guesses = guess_positions(player, game, first)
-        games.append((record.won, guesses))
-    return games
-
-
-def layout_band(guess: Guess) -> str:
-    """A guess's band of layouts left (``PHASE_BANDS``) and whether the compiled exact search reaches
-    its position (at most ``COMPILED_CELLS`` unopened cells, 63)."""
-    low = 0
-    for high in PHASE_BANDS:
-        if guess.layouts <= high:
-            reach = "<=" if guess.unopened <= COMPILED_CELLS else ">"
-            return f"{low:,} < n <= {high:,}, {reach} {COMPILED_CELLS} cells"
-        low = high
-    return f"more than {PHASE_BANDS[-1]:,}"
-
-
-def guess_order(index: int) -> str:
-    """The row of the ``index``-th guess after the first click (from 0): one each, then the rest."""
-    return f"guess {index + 1:2d}" if index < PHASE_ORDERS else f"guess {PHASE_ORDERS + 1}+"
-
-
-def phase_rows(games: list[tuple[bool, list[Guess]]], by: str = "layouts") -> list[dict]:
-    """Where games are lost: per band of layouts left (``by="layouts"``, most guesses first) or per
-    guess in order (``by="order"``), the guesses a game, the share the exact search chose, the deaths
-    a game the mine probabilities predict (their sum) and those found (a lost game died on its last
-    guess), and the share of all losses."""
-    if by not in ("layouts", "order"):
-        raise ValueError(f"phases are counted by 'layouts' or 'order', not {by!r}")
-    if not games:
-        raise ValueError("no games to count")
-    table: dict[str, list] = {}
-    for won, guesses in games:
-        for i, guess in enumerate(guesses):
-            row = table.setdefault(layout_band(guess) if by == "layouts" else guess_order(i), [0, 0, 0.0, 0])
-            row[0] += 1
-            row[1] += guess.exact
-            row[2] += float(guess.mine_probability)
-            row[3] += not won and i == len(guesses) - 1
-    count, lost = len(games), sum(not won for won, _ in games)
-    order = sorted(table, key=lambda name: -table[name][0]) if by == "layouts" else sorted(table)
-    return [
-        {
-            "": name,
-            "guesses a game": f"{n / count:.3f}",
-            "by the exact search": f"{exact / n:.0%}",
-            "deaths a game, predicted": f"{predicted / count:.4f}",
-            "found": f"{deaths / count:.4f}",
-            "share of losses": f"{deaths / lost:.1%}" if lost else "-",
-        }
-        for name in order
-        for n, exact, predicted, deaths in [table[name]]
-    ]
-
-
-def first_number_rows(results: Path | str, setting: Setting, games: int) -> list[dict]:
-    """The first ``games`` stored games of a setting by the number its first click showed (0: an
-    opening), each group's share of the games and its win rate with a 95% interval: with a safe
-    first click, how the games that must guess blind at once fare against those that open a region.
-    A game's first number is found by opening its first cell again (game i depends on (seed, i) alone)."""
-    stored = load(results, setting)
-    missing = [i for i in range(games) if i not in stored]
-    if missing:
-        raise ValueError(f"{len(missing):,} of the first {games:,} games are not stored (game {missing[0]} first)")
-    by_number: dict[int, list[dict]] = {}
-    for index in range(games):
-        game, first = setting_game(setting, index)
-        game.open(first)
-        by_number.setdefault(game.value(first), []).append(stored[index])
-    rows = []
-    for number, entries in sorted(by_number.items()):
-        s = summarize(entries)
-        rows.append(
-            {
-                "first click shows": number,
-                "games": len(entries),
-                "share": f"{len(entries) / games:.1%}",
-                "wins": s.wins,
-                "rate": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]",
-            }
-        )
-    return rows
-
-
-def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
-    """The mean of ``won - base`` over paired games (the same game played two ways), and the half
-    width of its 95% interval."""
-    diff = [int(a) - int(b) for a, b in zip(won, base, strict=True)]
-    if not diff:
-        raise ValueError("no paired games to compare")
-    return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
-
-
-def paired_text(won: Sequence[bool], base: Sequence[bool]) -> str:
-    """``paired_difference`` as text, in points to a thousandth: a million paired games resolve a few
-    thousandths, which two decimals would round away."""
-    mean, half = paired_difference(won, base)
-    return f"{mean:+.3%} [{mean - half:+.3%}, {mean + half:+.3%}]"
-
-
-def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setting]) -> list[dict]:
-    """What each variant is worth: settings that differ only in player or options, compared game by
-    game on the games all of them have stored (the same seeds: the same layouts and first click).
-    The first setting is the base; each row gives a variant's wins, its win rate's difference
-    from the base with a 95% interval from the paired differences, and the games only one won.
-    ``results``: the results file, or one file per setting (long runs each keep a file of their own)."""
-    paths = [results] * len(settings) if isinstance(results, (str, Path)) else list(results)
-    if len(paths) != len(settings):
-        raise ValueError(f"{len(paths)} results files for {len(settings)} settings: give one, or one per setting")
-    stored = [load(path, s) for path, s in zip(paths, settings)]
-    common = sorted(set.intersection(*(set(games) for games in stored)))
-    if not common:
-        raise ValueError("the settings have no stored game in common")
-    base = [stored[0][i]["won"] for i in common]
-    rows = []
-    for setting, games in zip(settings, stored):
-        won = [games[i]["won"] for i in common]
-        diff = [int(a) - int(b) for a, b in zip(won, base)]
-        rows.append(
-            {
-                "player": setting.player + (f" ({setting.options})" if setting.options else ""),
-                "games": len(common),
-                "wins": sum(won),
-                "rate": f"{sum(won) / len(won):.2%}",
-                "vs base": paired_text(won, base),
-                "won only here": diff.count(1),
-                "lost only here": diff.count(-1),
-                "guesses": sum(games[i]["guesses"] for i in common),
-                "median ms": round(1000 * statistics.median(games[i]["seconds"] for i in common), 1),
-            }
-        )
-    return rows
-
-
-def density_curves(
-    results: Path | str,
-    players,
-    size: str,
-    densities,
-    games: int,
-    seed: int = 2025,
-    first_click: str = "zero",
-    first: str = "center",
-) -> dict[str, list[Summary]]:
-    """Player -> one summary per mine density (games not yet in ``results`` are played and added)."""
-    cells = BoardSize.parse(size).n_cells
-    return {
-        name: [
-            run(Setting(name, size, round(cells * d), games, seed, first_click, first), results, progress=False)
-            for d in densities
-        ]
-        for name in players
-    }
 
 
 __all__ = [
@@ -589,24 +344,16 @@ __all__ = [
     "Published",
     "Setting",
     "Summary",
-    "article_rows",
     "article_setting",
     "as_played",
-    "density_curves",
-    "first_number_rows",
-    "level_rows",
     "level_setting",
-    "level_summaries",
     "load",
-    "paired_rows",
     "play_all",
     "play_many",
     "play_one",
-    "record_rows",
     "record_setting",
     "replays_agree",
     "run",
-    "stored_summary",
     "summarize",
     "wilson_interval",
 ]

@@ -137,35 +137,6 @@ def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, m
     assert outcomes(path, more) == outcomes(tmp_path / "serial.jsonl", more)
 
 
-def test_paired_rows_compare_variants_game_by_game(tmp_path):
-    path = tmp_path / "ideas.sqlite"
-    settings = [
-        Setting("safest", "9x9", 10, games=12, seed=4, first_click="safe", first="0,0"),
-        Setting("twostep", "9x9", 10, games=12, seed=4, first_click="safe", first="0,0", options="blend=0"),
-    ]
-    for setting in settings:
-        run(setting, path, parallel=False, progress=False)
-    base, variant = experiments.paired_rows(path, settings)
-    won = [outcomes(path, s) for s in settings]
-    only = sum(won[1][i][0] and not won[0][i][0] for i in range(12))
-    assert variant["player"] == "twostep (blend=0)" and variant["games"] == 12
-    assert variant["won only here"] == only and variant["wins"] - base["wins"] == only - variant["lost only here"]
-    assert base["vs base"] == "+0.000% [+0.000%, +0.000%]"
-    assert settings[0].key() == Setting("safest", "9x9", 10, games=1, seed=4, first_click="safe", first="0,0").key()
-    assert "options" not in settings[0].key() and '"options": "blend=0"' in settings[1].key()
-    # the same comparison from a file per setting (as the long runs keep them), and a clear error
-    apart = [tmp_path / "base.sqlite", tmp_path / "variant.sqlite"]
-    for setting, where in zip(settings, apart):
-        run(setting, where, parallel=False, progress=False)
-
-    def untimed(rows):  # the games' seconds differ from one run to the next
-        return [{k: v for k, v in row.items() if k != "median ms"} for row in rows]
-
-    assert untimed(experiments.paired_rows(apart, settings)) == untimed([base, variant])
-    with pytest.raises(ValueError, match="3 results files for 2 settings"):
-        experiments.paired_rows(apart + [path], settings)
-
-
 def test_runs_of_old_defaults_are_named_by_the_options_that_replay_them():
     """Each change of the defaults adds the old values of the options a run did not set, oldest first."""
     assert experiments.as_played("") == ""
@@ -179,20 +150,6 @@ def test_runs_of_old_defaults_are_named_by_the_options_that_replay_them():
     ) == ("endgame_compiled=5000,influence=0,cut=9/10")
     player = make_player("twostep", experiments.as_played("dead=0", "cut=9/10,endgame_compiled=2000"))
     assert (player.cut, player.endgame_compiled, player.dead) == (Fraction(9, 10), 2000, False)
-
-
-def test_paired_difference_by_hand():
-    # differences +1, 0, -1, +1: mean 1/4, population spread sqrt(11/16), over sqrt(4) games
-    mean, half = experiments.paired_difference([True, True, False, True], [False, True, True, False])
-    assert mean == 0.25 and half == pytest.approx(1.959964 * (11 / 16) ** 0.5 / 2)
-    assert experiments.paired_difference([True, False], [True, False]) == (0.0, 0.0)
-    with pytest.raises(ValueError, match="no paired games"):
-        experiments.paired_difference([], [])
-    # as text, to a thousandth of a point: 9 more wins in 1,000 paired games, 11 games differing
-    won, base = [True] * 10 + [False] * 990, [False] * 10 + [True] + [False] * 989
-    half = 1.959964 * (11 / 1000 - (9 / 1000) ** 2) ** 0.5 / 1000**0.5
-    assert experiments.paired_text(won, base) == f"+0.900% [{0.009 - half:+.3%}, {0.009 + half:+.3%}]"
-    assert experiments.paired_text(won, base) == "+0.900% [+0.252%, +1.548%]"
 
 
 def test_a_settings_game_is_the_game_it_plays(tmp_path):
@@ -418,28 +375,6 @@ def test_a_first_click_on_any_cell(monkeypatch):
         Setting("lookahead", "16x30", 99, games=1, first="16,3")
 
 
-def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
-    path = tmp_path / "records.sqlite"
-    games = {"beginner": 6, "intermediate": 4, "expert": 4}
-    summary = run(experiments.record_setting("beginner", "zero", "2,2", 6), path, parallel=False, progress=False)
-    rows = {(r["level"], r["first click"]): r for r in experiments.record_rows(path, games)}
-    assert list(rows) == [
-        ("expert", "safe (0,0)"),
-        ("expert", "zero (3,3)"),
-        ("intermediate", "safe (0,0)"),
-        ("intermediate", "zero (2,2)"),
-        ("beginner", "safe (0,0)"),
-        ("beginner", "zero (2,2)"),
-    ]
-    played = rows["beginner", "zero (2,2)"]
-    assert played["games"] == "6" and played["wins"] == str(summary.wins)
-    assert played["published"] == "97.17% PSEQ-D256"
-    assert rows["expert", "safe (0,0)"]["games"] == "0 of 4" and rows["expert", "safe (0,0)"]["ours"] == ""
-    assert rows["expert", "safe (0,0)"]["published"] == "41.13% JSMinesweeper, 40.05% PSEQ-D256"
-    only = experiments.record_rows(path, games, [("beginner", "zero", "2,2")])  # one setting: a longer run's file
-    assert only == [played]
-
-
 def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
     monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("safest", "8x8", 12, games=8, seed=3)
@@ -457,62 +392,3 @@ def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
     assert not experiments.replays_agree(replace(setting, seed=4), path, 2, start=6)  # games not stored
     with pytest.raises(ValueError, match="game 8 to replay from is not among the setting's 8 games"):
         experiments.replays_agree(setting, path, 1, start=8)
-
-
-def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
-    from fractions import Fraction
-
-    from minelib.guesses import Guess
-
-    def guess(layouts, p, exact=False, unopened=40):
-        return Guess((0, 0), layouts, unopened, Fraction(p), exact)
-
-    games = [
-        (True, [guess(5, Fraction(1, 2), exact=True)]),
-        (False, [guess(10**7, Fraction(1, 5), unopened=400), guess(50, Fraction(1, 3), exact=True)]),
-        (False, []),  # lost on the first click: no guess after it, no death counted in a row
-    ]
-    by_layouts = experiments.phase_rows(games, "layouts")
-    assert [row[""] for row in by_layouts] == ["0 < n <= 100, <= 63 cells", "more than 1,000,000"]
-    endgame, early = by_layouts
-    assert endgame["guesses a game"] == "0.667" and endgame["by the exact search"] == "100%"
-    assert endgame["deaths a game, predicted"] == f"{(1 / 2 + 1 / 3) / 3:.4f}" and endgame["found"] == "0.3333"
-    assert endgame["share of losses"] == "50.0%" and early["share of losses"] == "0.0%"
-    assert early["by the exact search"] == "0%" and early["deaths a game, predicted"] == "0.0667"
-    assert experiments.layout_band(guess(3000, Fraction(1, 2), unopened=64)) == "2,000 < n <= 20,000, > 63 cells"
-    first, second = experiments.phase_rows(games, "order")
-    assert (first[""], first["guesses a game"], first["by the exact search"], first["found"]) == (
-        "guess  1",
-        "0.667",
-        "50%",
-        "0.0000",
-    )
-    assert (second[""], second["found"], second["share of losses"]) == ("guess  2", "0.3333", "50.0%")
-    assert experiments.guess_order(6) == "guess 7+"
-    with pytest.raises(ValueError, match="'layouts' or 'order'"):
-        experiments.phase_rows(games, "cells")
-    with pytest.raises(ValueError, match="no games"):
-        experiments.phase_rows([], "order")
-
-
-def test_first_number_rows_split_the_stored_games_by_the_first_number(tmp_path):
-    """Every game lands in the row of the number its first cell shows on its layout, and the rows'
-    games and wins add up to the stored run's."""
-    path = tmp_path / "runs.jsonl"
-    setting = Setting("safest", "9x9", 20, games=30, seed=5, first_click="safe", first="0,0")
-    run(setting, path, parallel=False, progress=False)
-    rows = experiments.first_number_rows(path, setting, 30)
-    stored = experiments.load(path, setting)
-    assert sum(r["games"] for r in rows) == 30 and sum(r["wins"] for r in rows) == sum(
-        g["won"] for g in stored.values()
-    )
-    shown = []
-    for index in range(30):
-        game, first = experiments.setting_game(setting, index)
-        game.open(first)
-        layout = game.layout()  # the mines placed at the first click
-        shown.append(int(layout[:2, :2].sum()))  # the corner's neighbours: the 2x2 block but the corner, safe
-    assert [r["first click shows"] for r in rows] == sorted(set(shown))
-    assert [r["games"] for r in rows] == [shown.count(n) for n in sorted(set(shown))]
-    with pytest.raises(ValueError, match="10 of the first 40 games are not stored"):
-        experiments.first_number_rows(path, setting, 40)

@@ -1,0 +1,300 @@
+"""What the stored runs say (notebooks 05 and 06): each setting's wins beside the published records
+and article 003's results, two runs compared game by game, where in a game the losses come, and the
+win rate against mine density.
+
+The runs themselves are played and stored by ``minelib.experiments``; everything here reads them
+(``experiments.load``) and turns them into rows for ``report.text_table``, except ``play_guesses``,
+which plays stored games again to see each guess, and ``density_curves``, which plays the points it
+does not find.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from pathlib import Path
+
+from minelib.board import BoardSize
+from minelib.experiments import (
+    ARTICLE_DENSITIES,
+    ARTICLE_GAMES,
+    ARTICLE_PLAYERS,
+    ARTICLE_RESULTS,
+    ARTICLE_SIZES,
+    LEVEL_SETTINGS,
+    PUBLISHED,
+    RECORD_GAMES,
+    Setting,
+    Summary,
+    article_setting,
+    level_setting,
+    load,
+    record_setting,
+    run,
+    setting_game,
+    summarize,
+)
+from minelib.guesses import Guess, guess_positions
+from minelib.optimal import COMPILED_CELLS
+from minelib.players import make_player
+
+
+def stored_summary(results: Path | str, setting: Setting) -> Summary:
+    """The summary of a setting's games in the results file."""
+    return summarize(list(load(results, setting).values()))
+
+
+def article_rows(results: Path | str, players=ARTICLE_PLAYERS, games: int = ARTICLE_GAMES) -> list[dict]:
+    """Article 003's experiment, one row per board and density: the article's wins and medians beside ours.
+
+    Medians are seconds per game over all games (the article's on its laptop, ours from the stored run).
+    """
+    rows = []
+    for density in ARTICLE_DENSITIES:
+        for side in ARTICLE_SIZES:
+            ours = {name: stored_summary(results, article_setting(name, side, density, games)) for name in players}
+            wins, (_, median, _) = ARTICLE_RESULTS[side, density]
+            rows.append(
+                {
+                    "board": f"{side}x{side}",
+                    "mines": f"{density:.0%}",
+                    "article wins": wins,
+                    **{f"{name} wins": s.wins for name, s in ours.items()},
+                    "article s": median,
+                    **{f"{name} s": s.seconds[1] for name, s in ours.items()},
+                }
+            )
+    return rows
+
+
+def level_summaries(results: Path | str, players, games: int) -> dict[tuple[str, str, str, str], Summary]:
+    """(level, rule, first cell, player) -> the summary of that setting's stored games."""
+    return {
+        (level, rule, first, name): stored_summary(results, level_setting(name, level, rule, first, games))
+        for level, rule, first in LEVEL_SETTINGS
+        for name in players
+    }
+
+
+def level_rows(summaries: dict[tuple[str, str, str, str], Summary]) -> list[dict]:
+    """One row per level setting: each player's win rate with its 95% interval."""
+    rows: dict[tuple[str, str, str], dict] = {}
+    for (level, rule, first, name), s in summaries.items():
+        row = rows.setdefault((level, rule, first), {"level": level, "first click": f"{rule} ({first})"})
+        row[name] = f"{s.rate:.1%} [{s.low:.1%}-{s.high:.1%}]"
+    return list(rows.values())
+
+
+def record_rows(
+    results: Path | str,
+    games: dict[str, int] | None = None,
+    settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS,
+    options: str = "",
+) -> list[dict]:
+    """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
+    ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
+    records beside it."""
+    rows = []
+    for level, rule, first in settings:
+        target = (games or RECORD_GAMES)[level]
+        stored = list(load(results, record_setting(level, rule, first, target, options)).values())
+        s = summarize(stored) if stored else None
+        published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
+        rows.append(
+            {
+                "level": level,
+                "first click": f"{rule} ({first})",
+                "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
+                "wins": f"{s.wins:,}" if s else "",
+                "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
+                "published": ", ".join(f"{p.rate:.2%} {p.by}" for p in published),
+            }
+        )
+    return rows
+
+
+PHASE_BANDS = (100, 2_000, 20_000, 10**6)  # layouts left; the first is the exact endgame on any board
+PHASE_ORDERS = 6  # guesses after the first click counted one by one; the later ones together
+
+
+def play_guesses(setting: Setting, indices: list[int]) -> list[tuple[bool, list[Guess]]]:
+    """Whether each game ``indices`` of a setting was won, and its guesses after the first click
+    (``guesses.guess_positions``: the same games as the setting's run)."""
+    player = make_player(setting.player, setting.options)
+    games = []
+    for index in indices:
+        game, first = setting_game(setting, index)
+        record, guesses = guess_positions(player, game, first)
+        games.append((record.won, guesses))
+    return games
+
+
+def layout_band(guess: Guess) -> str:
+    """A guess's band of layouts left (``PHASE_BANDS``) and whether the compiled exact search reaches
+    its position (at most ``COMPILED_CELLS`` unopened cells, 63)."""
+    low = 0
+    for high in PHASE_BANDS:
+        if guess.layouts <= high:
+            reach = "<=" if guess.unopened <= COMPILED_CELLS else ">"
+            return f"{low:,} < n <= {high:,}, {reach} {COMPILED_CELLS} cells"
+        low = high
+    return f"more than {PHASE_BANDS[-1]:,}"
+
+
+def guess_order(index: int) -> str:
+    """The row of the ``index``-th guess after the first click (from 0): one each, then the rest."""
+    return f"guess {index + 1:2d}" if index < PHASE_ORDERS else f"guess {PHASE_ORDERS + 1}+"
+
+
+def phase_rows(games: list[tuple[bool, list[Guess]]], by: str = "layouts") -> list[dict]:
+    """Where games are lost: per band of layouts left (``by="layouts"``, most guesses first) or per
+    guess in order (``by="order"``), the guesses a game, the share the exact search chose, the deaths
+    a game the mine probabilities predict (their sum) and those found (a lost game died on its last
+    guess), and the share of all losses."""
+    if by not in ("layouts", "order"):
+        raise ValueError(f"phases are counted by 'layouts' or 'order', not {by!r}")
+    if not games:
+        raise ValueError("no games to count")
+    table: dict[str, list] = {}
+    for won, guesses in games:
+        for i, guess in enumerate(guesses):
+            row = table.setdefault(layout_band(guess) if by == "layouts" else guess_order(i), [0, 0, 0.0, 0])
+            row[0] += 1
+            row[1] += guess.exact
+            row[2] += float(guess.mine_probability)
+            row[3] += not won and i == len(guesses) - 1
+    count, lost = len(games), sum(not won for won, _ in games)
+    order = sorted(table, key=lambda name: -table[name][0]) if by == "layouts" else sorted(table)
+    return [
+        {
+            "": name,
+            "guesses a game": f"{n / count:.3f}",
+            "by the exact search": f"{exact / n:.0%}",
+            "deaths a game, predicted": f"{predicted / count:.4f}",
+            "found": f"{deaths / count:.4f}",
+            "share of losses": f"{deaths / lost:.1%}" if lost else "-",
+        }
+        for name in order
+        for n, exact, predicted, deaths in [table[name]]
+    ]
+
+
+def first_number_rows(results: Path | str, setting: Setting, games: int) -> list[dict]:
+    """The first ``games`` stored games of a setting by the number its first click showed (0: an
+    opening), each group's share of the games and its win rate with a 95% interval: with a safe
+    first click, how the games that must guess blind at once fare against those that open a region.
+    A game's first number is found by opening its first cell again (game i depends on (seed, i) alone)."""
+    stored = load(results, setting)
+    missing = [i for i in range(games) if i not in stored]
+    if missing:
+        raise ValueError(f"{len(missing):,} of the first {games:,} games are not stored (game {missing[0]} first)")
+    by_number: dict[int, list[dict]] = {}
+    for index in range(games):
+        game, first = setting_game(setting, index)
+        game.open(first)
+        by_number.setdefault(game.value(first), []).append(stored[index])
+    rows = []
+    for number, entries in sorted(by_number.items()):
+        s = summarize(entries)
+        rows.append(
+            {
+                "first click shows": number,
+                "games": len(entries),
+                "share": f"{len(entries) / games:.1%}",
+                "wins": s.wins,
+                "rate": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]",
+            }
+        )
+    return rows
+
+
+def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
+    """The mean of ``won - base`` over paired games (the same game played two ways), and the half
+    width of its 95% interval."""
+    diff = [int(a) - int(b) for a, b in zip(won, base, strict=True)]
+    if not diff:
+        raise ValueError("no paired games to compare")
+    return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
+
+
+def paired_text(won: Sequence[bool], base: Sequence[bool]) -> str:
+    """``paired_difference`` as text, in points to a thousandth: a million paired games resolve a few
+    thousandths, which two decimals would round away."""
+    mean, half = paired_difference(won, base)
+    return f"{mean:+.3%} [{mean - half:+.3%}, {mean + half:+.3%}]"
+
+
+def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setting]) -> list[dict]:
+    """What each variant is worth: settings that differ only in player or options, compared game by
+    game on the games all of them have stored (the same seeds: the same layouts and first click).
+    The first setting is the base; each row gives a variant's wins, its win rate's difference
+    from the base with a 95% interval from the paired differences, and the games only one won.
+    ``results``: the results file, or one file per setting (long runs each keep a file of their own)."""
+    paths = [results] * len(settings) if isinstance(results, (str, Path)) else list(results)
+    if len(paths) != len(settings):
+        raise ValueError(f"{len(paths)} results files for {len(settings)} settings: give one, or one per setting")
+    stored = [load(path, s) for path, s in zip(paths, settings)]
+    common = sorted(set.intersection(*(set(games) for games in stored)))
+    if not common:
+        raise ValueError("the settings have no stored game in common")
+    base = [stored[0][i]["won"] for i in common]
+    rows = []
+    for setting, games in zip(settings, stored):
+        won = [games[i]["won"] for i in common]
+        diff = [int(a) - int(b) for a, b in zip(won, base)]
+        rows.append(
+            {
+                "player": setting.player + (f" ({setting.options})" if setting.options else ""),
+                "games": len(common),
+                "wins": sum(won),
+                "rate": f"{sum(won) / len(won):.2%}",
+                "vs base": paired_text(won, base),
+                "won only here": diff.count(1),
+                "lost only here": diff.count(-1),
+                "guesses": sum(games[i]["guesses"] for i in common),
+                "median ms": round(1000 * statistics.median(games[i]["seconds"] for i in common), 1),
+            }
+        )
+    return rows
+
+
+def density_curves(
+    results: Path | str,
+    players,
+    size: str,
+    densities,
+    games: int,
+    seed: int = 2025,
+    first_click: str = "zero",
+    first: str = "center",
+) -> dict[str, list[Summary]]:
+    """Player -> one summary per mine density (games not yet in ``results`` are played and added)."""
+    cells = BoardSize.parse(size).n_cells
+    return {
+        name: [
+            run(Setting(name, size, round(cells * d), games, seed, first_click, first), results, progress=False)
+            for d in densities
+        ]
+        for name in players
+    }
+
+
+__all__ = [
+    "PHASE_BANDS",
+    "PHASE_ORDERS",
+    "article_rows",
+    "density_curves",
+    "first_number_rows",
+    "guess_order",
+    "layout_band",
+    "level_rows",
+    "level_summaries",
+    "paired_difference",
+    "paired_rows",
+    "paired_text",
+    "phase_rows",
+    "play_guesses",
+    "record_rows",
+    "stored_summary",
+]
