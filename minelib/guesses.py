@@ -56,6 +56,31 @@ def guess_regrets(
     return run.record(start), found
 
 
+def forced_guesses(
+    player: TwoStepPlayer, game: Game, first: Cell
+) -> tuple[Record, list[tuple[Board, list[Cell], Move]]]:
+    """Play ``game`` from ``first`` (the same moves as ``player.play``) and return each 50/50 the player
+    guessed because nothing could ever resolve it: the position, the cells of its pair or chain
+    (``TwoStepRun.forced_pair``, ``forced_chain``) and the move."""
+    found: list[tuple[Board, list[Cell], Move]] = []
+    start = time.perf_counter()
+    run = player._run(game, False)
+    assert isinstance(run, TwoStepRun)
+    plain = run.guess
+
+    def guess(board: Board, mines: int, result) -> Move:
+        move = plain(board, mines, result)
+        if run.reason == "forced 50/50":
+            cells = run.forced_pair(board, result) or run.forced_chain(board, mines, result)
+            assert cells is not None  # the guess found one of them a moment ago
+            found.append((board, list(cells), move))
+        return move
+
+    run.guess = guess  # type: ignore[method-assign]  # this run only
+    run.play(first)
+    return run.record(start), found
+
+
 @dataclass(frozen=True)
 class Guess:
     """A guess a player made: the cell, the layouts left and the unopened cells in its position, the
@@ -132,4 +157,4 @@ def play_runner_up(
     return run.record(start), forked
 
 
-__all__ = ["Guess", "Regret", "guess_positions", "guess_regrets", "play_runner_up"]
+__all__ = ["Guess", "Regret", "forced_guesses", "guess_positions", "guess_regrets", "play_runner_up"]

@@ -565,6 +565,30 @@ def test_guess_positions_describe_the_guesses_the_player_makes():
     assert all(seen.values()), seen  # both outcomes and both kinds of guess were checked
 
 
+def test_forced_guesses_are_the_players_own_with_their_pairs_and_chains():
+    """What notebook 06's chain example stands on: the same game as the player's, and at each forced 50/50 it
+    guessed, the position, the cells (each a mine with probability 1/2) and the move among them."""
+    from minelib import experiments as ex
+    from minelib.guesses import forced_guesses
+
+    setting = ex.record_setting("expert", "safe", "0,0")
+    kinds = {True: 0, False: 0}  # chains, pairs
+    for index in (45, 147, 187):  # a forced pair, and two games that chains play otherwise
+        for options in ("", "chains=0"):
+            player = TwoStepPlayer(chains=not options)
+            record, found = forced_guesses(player, *ex.setting_game(setting, index))
+            again = player.play(*ex.setting_game(setting, index), log=True)
+            assert (record.won, record.guesses) == (again.won, again.guesses)
+            guesses = [m for m in again.moves if not m.certain]
+            for board, cells, move in found:
+                assert move in guesses and move.cell in cells and move.mine_probability == Fraction(1, 2)
+                result = analyze(board, 99)
+                assert all(result.probability(c) == Fraction(1, 2) for c in cells)
+                assert len(cells) == 2 or not options  # chains only with chains on
+                kinds[len(cells) > 2] += 1
+    assert all(kinds.values()), kinds  # both a chain and a pair were met
+
+
 def test_a_runner_up_game_is_the_players_own_up_to_the_guess_it_changes():
     """What benchmarks/runner_up.py stands on: the same moves as the player's own game until its
     ``guess``-th heuristic guess, where another candidate is opened; the game unchanged if none."""
