@@ -121,17 +121,17 @@ LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
+# One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
+define long_runs
+	@for run in $(1); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
+		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
+			$(if $(2),--options $(2)) --results results/long/$${level}_$${rule}$(3).sqlite || exit 1; done
+endef
 long-runs: install
-	@mkdir -p results/long; for run in $(LONG_RUNS); do level=$${run%%:*}; rest=$${run#*:}; \
-		rule=$${rest%%:*}; games=$${rest#*:}; \
-		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--options $(LONG_OPTIONS) --results results/long/$${level}_$${rule}.sqlite || exit 1; done
-	@for run in $(LONG_TODAY_RUNS); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
-		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--options chains=0 --results results/long/$${level}_$${rule}_2026-11.sqlite || exit 1; done
-	@for run in $(LONG_CHAINS_RUNS); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
-		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			--results results/long/$${level}_$${rule}_chains.sqlite || exit 1; done
+	@mkdir -p results/long
+	$(call long_runs,$(LONG_RUNS),$(LONG_OPTIONS),)
+	$(call long_runs,$(LONG_TODAY_RUNS),chains=0,_2026-11)
+	$(call long_runs,$(LONG_CHAINS_RUNS),,_chains)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

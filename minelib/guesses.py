@@ -6,12 +6,13 @@ benchmarks measure where games are lost with these).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 from minelib.board import Board, Cell
 from minelib.game import Game
-from minelib.lookahead import LookaheadPlayer
+from minelib.lookahead import LookaheadPlayer, LookaheadRun
 from minelib.moves import Move, Record
 from minelib.optimal import COMPILED_CELLS, EndgameSearch
 from minelib.twostep import TwoStepPlayer, TwoStepRun
@@ -38,22 +39,15 @@ def guess_regrets(
     move would add to its win rate, without the noise of won and lost games."""
     low, high = layouts
     found: list[Regret] = []
-    start = time.perf_counter()
-    run = player._run(game, False)
-    plain = run.guess
 
-    def guess(board: Board, mines: int, result) -> Move:
-        move = plain(board, mines, result)
+    def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
         if low < result.count <= high and len(board.unopened_cells()) <= COMPILED_CELLS:
             began = time.perf_counter()
             values = EndgameSearch(mines).values(board)
             assert values is not None  # at most 63 unopened cells: the compiled search always answers
             found.append(Regret(result.count, max(values.values()) - values[move.cell], time.perf_counter() - began))
-        return move
 
-    run.guess = guess  # type: ignore[method-assign]  # this run only
-    run.play(first)
-    return run.record(start), found
+    return _watch(player, game, first, note), found
 
 
 def forced_guesses(
@@ -63,22 +57,40 @@ def forced_guesses(
     guessed because nothing could ever resolve it: the position, the cells of its pair or chain
     (``TwoStepRun.forced_pair``, ``forced_chain``) and the move."""
     found: list[tuple[Board, list[Cell], Move]] = []
+
+    def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
+        if run.reason == "forced 50/50":
+            assert isinstance(run, TwoStepRun)
+            found.append((board, list(run.forced_cells), move))
+
+    return _watch(player, game, first, note), found
+
+
+def _watch(
+    player: LookaheadPlayer, game: Game, first: Cell, note: Callable[..., None], endgame: bool = False
+) -> Record:
+    """Play ``game`` from ``first`` as ``player.play`` does, calling ``note(run, board, mines, result, move)`` after
+    each of the heuristic's guesses and, with ``endgame``, each move of the exact endgame (this run only)."""
     start = time.perf_counter()
     run = player._run(game, False)
-    assert isinstance(run, TwoStepRun)
-    plain = run.guess
+    plain_guess, plain_endgame = run.guess, run.endgame
 
     def guess(board: Board, mines: int, result) -> Move:
-        move = plain(board, mines, result)
-        if run.reason == "forced 50/50":
-            cells = run.forced_pair(board, result) or run.forced_chain(board, mines, result)
-            assert cells is not None  # the guess found one of them a moment ago
-            found.append((board, list(cells), move))
+        move = plain_guess(board, mines, result)
+        note(run, board, mines, result, move)
+        return move
+
+    def endgame_move(board: Board, result, cells: int | None = None) -> Move | None:
+        move = plain_endgame(board, result, cells)
+        if move is not None:
+            note(run, board, game.mines, result, move)
         return move
 
     run.guess = guess  # type: ignore[method-assign]  # this run only
+    if endgame:
+        run.endgame = endgame_move  # type: ignore[method-assign]
     run.play(first)
-    return run.record(start), found
+    return run.record(start)
 
 
 @dataclass(frozen=True)
@@ -98,29 +110,13 @@ def guess_positions(player: LookaheadPlayer, game: Game, first: Cell) -> tuple[R
     order: where in a game the guesses are made and the games lost (the last guess of a lost game
     found the mine). The same moves as ``player.play``."""
     found: list[Guess] = []
-    start = time.perf_counter()
-    run = player._run(game, False)
-    plain_guess, plain_endgame = run.guess, run.endgame
 
-    def note(board: Board, result, move: Move) -> None:
+    def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
         assert move.mine_probability is not None  # a guess always carries its mine probability
         exact = move.win_probability is not None
         found.append(Guess(move.cell, result.count, len(board.unopened_cells()), move.mine_probability, exact))
 
-    def guess(board: Board, mines: int, result) -> Move:
-        move = plain_guess(board, mines, result)
-        note(board, result, move)
-        return move
-
-    def endgame(board: Board, result, cells: int | None = None) -> Move | None:
-        move = plain_endgame(board, result, cells)
-        if move is not None:
-            note(board, result, move)
-        return move
-
-    run.guess, run.endgame = guess, endgame  # type: ignore[method-assign]  # this run only
-    run.play(first)
-    return run.record(start), found
+    return _watch(player, game, first, note, endgame=True), found
 
 
 def play_runner_up(

@@ -105,6 +105,7 @@ class TwoStepPlayer(LookaheadPlayer):
 class TwoStepRun(LookaheadRun):
     player: TwoStepPlayer
     _latent: Analyzer | None = None
+    forced_cells: tuple[Cell, ...] = ()  # the pair or chain of the last forced 50/50 guessed (reason "forced 50/50")
 
     def guess(self, board: Board, mines: int, result: Analysis) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
@@ -116,12 +117,12 @@ class TwoStepRun(LookaheadRun):
             if pair:
                 a, b = pair
                 cell = a if self._ranked(board, result, a)[1] >= self._ranked(board, result, b)[1] else b
-                self.reason = "forced 50/50"
+                self.reason, self.forced_cells = "forced 50/50", (a, b)
                 return Move("open", cell, False, Fraction(1, 2))
             chain = self.forced_chain(board, mines, result) if self.player.chains else None
             if chain:  # the living cell with the best score, then row by row
                 cell = max(chain, key=lambda c: self._ranked(board, result, c) + (-chain.index(c),))
-                self.reason = "forced 50/50"
+                self.reason, self.forced_cells = "forced 50/50", tuple(chain)
                 return Move("open", cell, False, Fraction(1, 2))
         weight = dict.fromkeys(candidates, 1.0)  # the score's factor: 1 + influence * L / S
         if self.player.influence:

@@ -4,11 +4,8 @@ import pytest
 
 import minelib.experiments as experiments
 from minelib import strength
-from minelib.experiments import Setting, load, run
-
-
-def outcomes(path, setting) -> dict:
-    return {i: (e["won"], e["guesses"]) for i, e in load(path, setting).items()}
+from minelib.experiments import Setting, run
+from tests.test_experiments import outcomes
 
 
 def test_paired_rows_compare_variants_game_by_game(tmp_path):
