@@ -675,21 +675,10 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead):
 
 
 @njit(**_JIT)
-def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead, cap=-1):
-    """The exact win count of opening cell i in ``state`` (``opened``: cells already open); with
-    ``cap``, exact only when above it, else a bound of at most ``cap`` (all a caller looking for a
-    move better than ``cap`` needs).
-
-    The search of ``PythonEngine.wins`` / ``_best`` / ``_sum`` with an explicit
-    stack of frames instead of recursion (numba cannot cache recursive code).
-    The root frame is the click itself: one forced move, summed exactly. A frame's
-    state lies at arena[LO:LO+SIZE], its key (living cells, then the layouts) at
-    arena[LO-1:LO+SIZE].
-    """
-    n = len(state)
-    cells = len(neighbours)
+def _scratch(n, cells, meta):
+    """The working arrays of ``_click`` for states of at most ``n`` layouts on ``cells`` cells, made once
+    for every click of a run (a few dozen arrays a click cost more than the search of a small state)."""
     arena = np.empty(8 * n + 1024, np.int64)
-    arena[1 : n + 1] = state
     scratch = np.empty(n + 1, np.int64)
     stack = np.empty((10 * cells + 16, 5), np.int64)  # _outcomes' segments
     small = np.zeros(40, np.int64)
@@ -699,6 +688,32 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
     compat, agree = np.empty((cells, 9, rows // 64 + 1), np.int64), np.empty(rows // 64 + 1, np.int64)
     ands, labels, spots = np.empty(rows, np.int64), np.empty(rows, np.int64), np.empty(64, np.int64)
     frames = np.zeros((cells + 2, FRAME_FIELDS), np.int64)
+    return arena, scratch, stack, small, marks, work, compat, agree, ands, labels, spots, frames
+
+
+@njit(**_JIT)
+def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead, cap=-1):
+    """The exact win count of opening cell i in ``state`` (``opened``: cells already open); with
+    ``cap``, exact only when above it, else a bound of at most ``cap`` (all a caller looking for a
+    move better than ``cap`` needs)."""
+    room = _scratch(len(state), len(neighbours), meta)
+    return _click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead, cap, room)
+
+
+@njit(**_JIT)
+def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta, dead, cap, room):
+    """``click`` with its working arrays made (``_scratch``, for states of at least ``len(state)``
+    layouts): the search of ``PythonEngine.wins`` / ``_best`` / ``_sum`` with an explicit
+    stack of frames instead of recursion (numba cannot cache recursive code).
+    The root frame is the click itself: one forced move, summed exactly. A frame's
+    state lies at arena[LO:LO+SIZE], its key (living cells, then the layouts) at
+    arena[LO-1:LO+SIZE]. Everything read from the arrays is written first in this call.
+    """
+    n = len(state)
+    cells = len(neighbours)
+    arena, scratch, stack, small, marks, work, compat, agree, ands, labels, spots, frames = room
+    arena[1 : n + 1] = state
+    frames[0, :] = 0
     root = frames[0]
     root[LO], root[SIZE], root[CAP], root[LIVING], root[UB] = 1, n, cap, full & ~opened, n
     safe = 0
@@ -857,25 +872,53 @@ def click(state, i, opened, full, neighbours, tables, slots, entries, pool, meta
 
 
 @njit(**_JIT)
+def clicks(state, cells, opened, full, neighbours, tables, slots, entries, pool, meta, dead):
+    """``click`` for each of ``cells``, in order, with one set of working arrays."""
+    room = _scratch(len(state), len(neighbours), meta)
+    out = np.zeros(len(cells), np.int64)  # (0 for the cells left when stopped, as ``click`` gives)
+    for j in range(len(cells)):
+        out[j] = _click(state, cells[j], opened, full, neighbours, tables, slots, entries, pool, meta, dead, -1, room)
+        if meta[ABORT]:
+            break
+    return out
+
+
+@njit(**_JIT)
 def best_clicks(state, cells, opened, full, neighbours, tables, slots, entries, pool, meta, dead):
     """The exact win count of each of ``cells`` that reaches the best of them, -1 for the others.
 
-    The cells are searched safest first (most layouts where they are safe, then in the order given),
+    The cells are searched by their bound, highest first (the layouts where they are safe, or the
+    agreement cliques holding one, as ``click`` bounds the moves of a state; ties in the order given),
     each capped at the best win count found so far less one: a cell that cannot reach it stops as
-    soon as its bound says so, and a cell safe in fewer layouts than the best is not searched."""
+    soon as its bound says so, and a cell whose bound is below the best is not searched. (Which cells
+    reach the best does not depend on the order.)"""
     k = len(cells)
-    safe = np.zeros(k, np.int64)
+    n = len(state)
+    bound = np.zeros(k, np.int64)
     for m in state:
         for j in range(k):
             if not m >> cells[j] & 1:
-                safe[j] += 1
-    order = np.argsort(-safe, kind="mergesort")  # stable: ties in the order given
+                bound[j] += 1
+    room = _scratch(n, len(neighbours), meta)
+    if 2 < n <= meta[MOVE_ROWS]:
+        arena, _, _, _, _, _, compat, agree, ands, labels, spots, _ = room
+        arena[0] = full & ~opened
+        arena[1 : n + 1] = state
+        cliques = _cover(arena[: n + 1], neighbours, n + 1, compat, ands, labels, spots, agree)
+        for j in range(k):
+            holding = 0
+            for q in range(cliques):
+                if not ands[q] >> cells[j] & 1:
+                    holding += 1
+            bound[j] = min(bound[j], holding)
+    order = np.argsort(-bound, kind="mergesort")  # stable: ties in the order given
     out = np.full(k, -1, np.int64)
+    memo = (full, neighbours, tables, slots, entries, pool, meta)
     best = -1
     for j in order:
-        if safe[j] < best:
+        if bound[j] < best:
             break
-        value = click(state, cells[j], opened, full, neighbours, tables, slots, entries, pool, meta, dead, best - 1)
+        value = _click(state, cells[j], opened, *memo, dead, best - 1, room)
         if meta[ABORT]:
             return out
         if value >= best:  # above the cap: exact
@@ -918,8 +961,10 @@ class CompiledEngine:
         self._tables = _symmetry_tables(geometry) if symmetry else np.zeros((0, (n + 7) // 8, 256), np.int64)
         entries = 2 * max_states + 2  # a canonical entry and an alias per state
         self._slots = np.zeros(1 << (2 * entries).bit_length(), np.int64)  # entry + 1, 0 if empty: untouched
-        # pages of zeros cost no memory, so a roomy memo costs nothing until it is used
-        self._entries = np.zeros((entries, 6), np.int64)
+        # untouched pages cost no memory, so a roomy memo costs nothing until it is used; the entries are
+        # read only below meta[ENTRIES], each row written first: not zeroed (a small memo's zeros cost
+        # more than its search)
+        self._entries = np.empty((entries, 6), np.int64)
         self._pool = np.empty(POOL_LAYOUTS * entries, np.int64)  # untouched pages cost no memory
         self._meta = np.zeros(META_FIELDS, np.int64)
         self._meta[KEEP] = keep
@@ -946,9 +991,10 @@ class CompiledEngine:
         from at most ``INLINE_LAYOUTS`` layouts."""
         state = np.fromiter(layouts, np.int64, len(layouts))
         memo = (self._full, self._neighbours, self._tables, self._slots, self._entries, self._pool, self._meta)
+        targets = np.array(cells, np.int64)
 
         def work() -> list[int]:
-            return [int(click(state, i, opened, *memo, self.dead)) for i in cells]
+            return clicks(state, targets, opened, *memo, self.dead).tolist()
 
         return work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
 

@@ -235,6 +235,21 @@ def local_layouts(board: Board, mines: int, cells: list[int], count: int) -> np.
 
 
 @njit(cache=True, nogil=True)
+def moved_bits(masks, targets):
+    """Each of ``masks`` with its bit k moved to bit ``targets[k]`` (left out where that is -1), sorted."""
+    out = np.zeros(len(masks), np.int64)
+    for j in range(len(masks)):
+        m = masks[j]
+        image = np.int64(0)
+        for k in range(len(targets)):
+            if targets[k] >= 0 and m >> k & 1:
+                image |= np.int64(1) << targets[k]
+        out[j] = image
+    out.sort()
+    return out
+
+
+@njit(cache=True, nogil=True)
 def _rows(values, table, number_of, cells):
     """For every number next to one of ``cells`` (cell ids; bit k is ``cells[k]``), ascending: the
     mask of its neighbours among them, and the mines it still needs (its value less its flags)."""
@@ -366,4 +381,5 @@ __all__ = [
     "check_layout_count",
     "consistent_layouts",
     "local_layouts",
+    "moved_bits",
 ]

@@ -32,7 +32,7 @@ import numpy as np
 
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, Cell, check_mines
-from minelib.game import check_first_click
+from minelib.game import check_first_click, neighbour_ids
 from minelib.layouts import (
     BITMASK_CELLS,
     CellGraph,
@@ -41,6 +41,7 @@ from minelib.layouts import (
     check_layout_count,
     consistent_layouts,
     local_layouts,
+    moved_bits,
 )
 from minelib.moves import at_least
 from minelib.search import PythonEngine
@@ -326,25 +327,17 @@ class EndgameSearch:
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
         """A graph of these cells, and a fresh engine for it, its memo sized to the layouts: 100 states a
         layout, at most ``max_states`` (a search of a few layouts makes a small memo)."""
-        self._index = {i: g for g, i in enumerate(undecided)}
-        graph = CellGraph([sum(1 << self._index[j] for j in self._neighbours(geometry, i)) for i in undecided])
+        index = self._index = {i: g for g, i in enumerate(undecided)}
+        around = neighbour_ids(geometry.size)
+        graph = CellGraph([sum(1 << index[j] for j in around[i] if j in index) for i in undecided])
         kind = "compiled" if compiled else "python"
         states = min(self.max_states, 100 * layouts)
         self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states, dead=self.dead)
         self._bytes = []  # made by the first _cut on this graph
 
-    def _neighbours(self, geometry: Geometry, i: int) -> list[int]:
-        around = geometry.neighbours[i]
-        return [j for j in self._index if around >> j & 1]
-
     def _cut_local(self, local: np.ndarray, ids: list[int]) -> Layouts:
         """``_cut`` for layouts on the unopened cells ``ids`` (bit k: ids[k]; ``local_layouts``)."""
-        cut = np.zeros(local.size, np.int64)
-        for k, i in enumerate(ids):
-            if i in self._index:
-                cut |= (local >> k & 1) << self._index[i]
-        cut.sort()
-        return tuple(cut.tolist())
+        return tuple(moved_bits(local, np.array([self._index.get(i, -1) for i in ids], np.int64)).tolist())
 
     def _cut(self, layouts: Layouts) -> Layouts:
         """The layouts seen on the graph's cells, as masks of graph cells (distinct layouts stay distinct:

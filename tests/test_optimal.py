@@ -237,6 +237,25 @@ def test_local_layouts_are_the_consistent_layouts_on_the_unopened_cells(position
     assert _local_to_board(local, ids, flags) == list(consistent_layouts(board, mines, geometry))
 
 
+@given(
+    masks=st.lists(st.integers(0, 2**62 - 1), max_size=30),
+    targets=st.lists(st.integers(-1, 62), min_size=62, max_size=62),
+)
+def test_moved_bits_moves_each_bit_to_its_target_and_sorts(masks, targets):
+    """``moved_bits`` (the endgame's layouts cut to its graph's cells) against bits moved one by one."""
+    from minelib.layouts import moved_bits
+
+    def moved(m: int) -> int:
+        image = 0
+        for k, t in enumerate(targets):
+            if t >= 0 and m >> k & 1:
+                image |= 1 << t
+        return image
+
+    expected = sorted(map(moved, masks))
+    assert moved_bits(np.array(masks, np.int64), np.array(targets, np.int64)).tolist() == expected
+
+
 def test_local_layouts_on_larger_boards_and_their_limits():
     from minelib.layouts import Geometry, consistent_layouts, local_layouts
 
