@@ -7,7 +7,8 @@ Part 1 (speed) plays article 003's settings (20x20 ... 80x80, 10% and 20% mines,
 first click at a random cell) afresh with the article's ZDD player and ours, the same games
 for all (game i seeded by (2023, i)), and prints per player the wins, games per second on one
 core and the median seconds per game, then the ZDD player's time over each of ours on the same
-games (total seconds, and medians): ratios measured in the same run. ``--sizes`` may name other
+games (total seconds, and medians, with the medians' ratio's 95% interval by a paired bootstrap over
+the games: ``timing.speed_ratio``): ratios measured in the same run. ``--sizes`` may name other
 boards too (the article's columns are then '-'). Part 2 (strength) plays
 the standard levels at the records' settings (``experiments.LEVEL_SETTINGS``) with every player,
 appending each game to the results file as it finishes (notebook 06 reads it; rerun to resume).
@@ -22,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from common import warm_up
 
 from minelib import experiments as ex
+from minelib.timing import SpeedRatio, speed_ratio
 
 SPEED_PLAYERS = ("zdd", "lookahead", "twostep")
 LEVEL_PLAYERS = ("zdd", "safest", "lookahead", "twostep")
@@ -37,8 +39,8 @@ def speed(games: int, sizes: list[int]) -> None:
 def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
     print(f"article 003's experiment: {games} games per setting, played now; s = seconds per game on one core")
     head = " ".join(f"{name:>9} {'games/s':>8} {'median s':>8}" for name in SPEED_PLAYERS)
-    ratios = " ".join(f"{'zdd/' + name[:4]:>13}" for name in SPEED_PLAYERS[1:])
-    print(f"{'board':>7} {'mines':>5} | {'article':>7} {'median s':>8} | {head} | {ratios} (total; medians)")
+    ratios = " ".join(f"{'zdd/' + name[:4]:>26}" for name in SPEED_PLAYERS[1:])
+    print(f"{'board':>7} {'mines':>5} | {'article':>7} {'median s':>8} | {head} | {ratios} (totals; medians [95%])")
     for density in ex.ARTICLE_DENSITIES:
         for side in sizes:
             found = {}
@@ -50,15 +52,16 @@ def _speed(games: int, sizes: list[int], pool: ProcessPoolExecutor) -> None:
             wins, article_median = (published[0], f"{published[1][1]:>8.3f}") if published else ("-", f"{'-':>8}")
             cells = " ".join(f"{w:>9} {len(s) / sum(s):>8.1f} {statistics.median(s):>8.4f}" for s, w in found.values())
             zdd = found["zdd"][0]
-            ratio = " ".join(
-                f"{sum(zdd) / sum(s):>6.1f};{statistics.median(zdd) / statistics.median(s):>6.1f}"
-                for s, _ in list(found.values())[1:]
-            )
+            ratio = " ".join(_ratio(speed_ratio(zdd, s)) for s, _ in list(found.values())[1:])
             print(
                 f"{side:>3}x{side:<3} {round(side * side * density):>5} | {wins:>7} {article_median} | "
                 f"{cells} | {ratio}",
                 flush=True,
             )
+
+
+def _ratio(ratio: SpeedRatio) -> str:
+    return f"{ratio.totals:>6.1f};{ratio.medians:>6.1f} [{ratio.low:.1f}-{ratio.high:.1f}]".rjust(26)
 
 
 def levels(games: int, results: str) -> None:

@@ -15,6 +15,7 @@ from minelib.timing import (
     counts_by_problem,
     format_article_table,
     run_benchmark,
+    speed_ratio,
     summary,
     time_cap,
 )
@@ -117,3 +118,28 @@ def test_text_table_aligns_columns_and_names_a_row_with_other_keys():
     assert text_table([]) == "(no rows)"
     with pytest.raises(ValueError, match=r"row 1 has the keys \['board'\], not those of the first row"):
         text_table([{"board": "9x9", "wins": 3}, {"board": "16x30"}])
+
+
+def test_speed_ratio_of_a_player_twice_as_fast_on_every_game_is_two_everywhere():
+    reference = [0.1, 0.4, 0.2, 0.8, 0.3]
+    ratio = speed_ratio(reference, [t / 2 for t in reference])
+    assert (ratio.totals, ratio.medians, ratio.low, ratio.high) == pytest.approx((2, 2, 2, 2))
+
+
+def test_speed_ratio_gives_the_totals_the_medians_and_an_interval_around_them():
+    rng = np.random.default_rng(5)
+    reference = rng.exponential(8.0, 400).tolist()
+    ours = (rng.exponential(1.0, 400) + [30.0 if i % 50 == 0 else 0.0 for i in range(400)]).tolist()
+    ratio = speed_ratio(reference, ours)
+    assert ratio.totals == pytest.approx(sum(reference) / sum(ours))
+    assert ratio.medians == pytest.approx(np.median(reference) / np.median(ours))
+    assert ratio.totals < ratio.low < ratio.medians < ratio.high  # a few long games weigh on the totals only
+    assert speed_ratio(reference, ours) == ratio  # the same draws: the same interval
+    assert speed_ratio(reference, ours, seed=1) != ratio
+
+
+def test_speed_ratio_refuses_games_that_are_not_paired_or_not_timed():
+    with pytest.raises(ValueError, match="must be the same"):
+        speed_ratio([1.0, 2.0], [1.0])
+    with pytest.raises(ValueError, match="positive"):
+        speed_ratio([1.0, 0.0], [1.0, 1.0])
