@@ -31,7 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from minelib.analysis import analyze
-from minelib.board import Board, BoardSize, Cell, check_mines
+from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, check_mines
 from minelib.game import check_first_click, neighbour_ids
 from minelib.layouts import (
     BITMASK_CELLS,
@@ -283,12 +283,12 @@ class EndgameSearch:
         if cells is not None:
             at_least(0, cells=cells)
         geometry = Geometry.of(board.size)
-        unopened = board.unopened_cells()
-        if len(unopened) + len(board.mine_cells()) == self.mines:  # won: every cell left is a mine
+        flat, width = board.values.ravel(), board.size.width
+        ids = np.flatnonzero(flat == UNOPENED).tolist()  # the unopened cells but flags, row by row
+        if len(ids) + int(np.count_nonzero(flat == MINE)) == self.mines:  # won: every cell left is a mine
             if count is None and not layouts:
                 analyze(board, self.mines)  # unless no layout fits: ImpossiblePosition
             return {}
-        ids = [board.size.cell_id(c) for c in unopened]
         local = None  # the layouts on the unopened cells (bit k: ids[k]), found in compiled code
         known: Layouts = ()  # or the layouts as board masks
         if layouts is None and len(ids) <= COMPILED_CELLS:
@@ -314,15 +314,16 @@ class EndgameSearch:
         engine, index = self._engine, self._index
         assert engine is not None
         cut = self._cut(known) if local is None else self._cut_local(local, ids)
-        opened = sum(1 << g for g in index.values()) & ~sum(1 << index[i] for i in undecided)
+        moves = [index[i] for i in undecided]
+        opened = ((1 << len(index)) - 1) & ~sum(1 << g for g in moves)  # the graph's cells opened since
         before = engine.solved
         if best:
-            found = engine.best(cut, [index[i] for i in undecided], opened)
+            found = engine.best(cut, moves, opened)
             self.solved += engine.solved - before
-            return {c: Fraction(found[index[i]], count) for c, i in zip(unopened, ids) if index.get(i) in found}
-        wins = dict(zip(undecided, engine.clicks(cut, [index[i] for i in undecided], opened)))
+            return {divmod(i, width): Fraction(found[index[i]], count) for i in ids if index.get(i) in found}
+        wins = dict(zip(undecided, engine.clicks(cut, moves, opened)))
         self.solved += engine.solved - before
-        return {c: Fraction(wins.get(i, 0), count) for c, i in zip(unopened, ids)}
+        return {divmod(i, width): Fraction(wins.get(i, 0), count) for i in ids}
 
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
         """A graph of these cells, and a fresh engine for it, its memo sized to the layouts: 100 states a
