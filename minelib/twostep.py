@@ -106,6 +106,7 @@ class TwoStepRun(LookaheadRun):
     player: TwoStepPlayer
     _latent: Analyzer | None = None
     forced_cells: tuple[Cell, ...] = ()  # the pair or chain of the last forced 50/50 guessed (reason "forced 50/50")
+    _half: tuple[Analysis, list[int]] | None = None  # an analysis and its cells at 1/2 (``_halves``)
 
     def guess(self, board: Board, mines: int, result: Analysis) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
@@ -194,7 +195,7 @@ class TwoStepRun(LookaheadRun):
         guessed some day at 1/2 whatever comes first; guessed now, its number informs the guesses
         after it (a pair as far apart as two cells, the first one row by row). ``result``: the
         position's analysis."""
-        halves = set(_half_cells(result))
+        halves = set(self._halves(result))
         for a in sorted(halves):
             for b in self._near(a):
                 if b in halves and b > a and self._twins(a, b):
@@ -215,7 +216,7 @@ class TwoStepRun(LookaheadRun):
         For each cell of probability 1/2, the position with that cell a mine gives its halves: the cells
         of probability 1/2 that become certain (mines: A, safe: B). Exact counts then make B all mines
         where the cell is safe: each is a mine in half the layouts, and in none of those where it is one."""
-        halves = _half_cells(result)
+        halves = self._halves(result)
         if len(halves) < 4:
             return None
         cells = [self.size.cell_at(c) for c in halves]
@@ -234,6 +235,12 @@ class TwoStepRun(LookaheadRun):
             if all(len(a & set(self.neighbours[n])) == len(b & set(self.neighbours[n])) for n in around - known):
                 return [self.size.cell_at(c) for c in sorted(a | b)]
         return None
+
+    def _halves(self, result: Analysis) -> list[int]:
+        """``_half_cells`` of ``result``, found once for the pair and the chain of one guess."""
+        if self._half is None or self._half[0] is not result:
+            self._half = (result, _half_cells(result))
+        return self._half[1]
 
     def _near(self, c: int) -> list[int]:
         """The cells at most two rows and two columns from cell c."""
@@ -306,7 +313,9 @@ class TwoStepRun(LookaheadRun):
 def _half_cells(result: Analysis) -> list[int]:
     """The ids of the cells whose mine probability is 1/2 exactly, in order (a forced 50/50's cells are among them)."""
     groups, ratios = result.ratios()
-    return np.flatnonzero(np.isin(groups, [g for g, (a, b) in enumerate(ratios) if 2 * a == b])).tolist()
+    half = np.zeros(len(ratios) + 2, np.bool_)  # (False at the two places that groups -2 and -1 index)
+    half[[g for g, (a, b) in enumerate(ratios) if 2 * a == b]] = True
+    return np.flatnonzero(half[groups]).tolist()
 
 
 def _ranks(ratios: list[tuple[int, int]], present: list[int], cut: Fraction) -> tuple[Fraction, np.ndarray]:

@@ -678,3 +678,13 @@ def test_candidates_rank_probabilities_exactly_where_floats_cannot_tell_them_apa
     assert order(Fraction(1), ratios)[1] == [(1, 1)]
     # 2/6 is 1/3: the same rank as (1, 3), so the two come by cell, after the safest
     assert order(Fraction(1, 2), [(2, 6), (1, 3), (big, 3 * big + 1)])[1] == [(1, 1), (0, 1), (1, 0)]
+
+
+@given(positions(max_height=5, max_width=6))
+def test_the_cells_at_one_half_are_those_whose_probability_is_one_half(position):
+    from minelib.twostep import _half_cells
+
+    board, mines = position
+    result = analyze(board, mines)
+    expected = [board.size.cell_id(c) for c in board.unopened_cells() if result.probability(c) == Fraction(1, 2)]
+    assert _half_cells(result) == expected
