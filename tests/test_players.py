@@ -682,7 +682,7 @@ def test_candidates_rank_probabilities_exactly_where_floats_cannot_tell_them_apa
 
 @given(positions(max_height=5, max_width=6))
 def test_the_cells_at_one_half_are_those_whose_probability_is_one_half(position):
-    from minelib.twostep import _half_cells
+    from minelib.forced import _half_cells
 
     board, mines = position
     result = analyze(board, mines)
