@@ -22,9 +22,10 @@ import time
 import numpy as np
 
 from minelib.board import BoardSize
+from minelib.endgame import EndgameSearch
 from minelib.game import Game
 from minelib.layouts import Geometry, consistent_layouts
-from minelib.optimal import EndgameSearch, OptimalSolver
+from minelib.optimal import OptimalSolver
 from minelib.report import text_table
 from minelib.twostep import TwoStepPlayer, TwoStepRun
 

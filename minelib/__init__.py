@@ -35,9 +35,10 @@ from minelib.counters import (
     ShrinkCounter,
     SortCounter,
 )
+from minelib.endgame import EndgameSearch
 from minelib.evaluators import EVALUATORS, BaselineEvaluator, EfficientEvaluator, SolvableCellsEvaluator
 from minelib.game import FIRST_CLICK_RULES, Game, first_cell
-from minelib.optimal import ENGINES, EndgameSearch, OptimalSolver, Result, solve, strategy_tree
+from minelib.optimal import ENGINES, OptimalSolver, Result, solve, strategy_tree
 from minelib.players import PLAYERS, LookaheadPlayer, Move, Record, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
 
 __all__ = [

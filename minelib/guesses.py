@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from minelib.board import Board, Cell
+from minelib.endgame import EndgameSearch
 from minelib.game import Game
 from minelib.lookahead import LookaheadPlayer, LookaheadRun
 from minelib.moves import Move, Record
-from minelib.optimal import COMPILED_CELLS, EndgameSearch
+from minelib.optimal import COMPILED_CELLS
 from minelib.twostep import TwoStepPlayer, TwoStepRun
 
 

@@ -97,7 +97,7 @@ class Geometry:
 
 class CellGraph(Geometry):
     """The geometry of any cells joined by any neighbour relation, without symmetries: what the engines
-    search when a position is cut down to the cells that still matter (``minelib.optimal.EndgameSearch``).
+    search when a position is cut down to the cells that still matter (``minelib.endgame.EndgameSearch``).
     Cell i of the graph is cell i of a one-row board, for the methods that name cells."""
 
     def __init__(self, neighbours: list[int]):

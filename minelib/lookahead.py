@@ -8,7 +8,7 @@ a guess is needed it opens the safest cell, and among the cells within ``toleran
 (at most ``lookahead`` of them, those with fewest unopened neighbours first) prefers the one most
 likely to be safe *and* to make progress (show a number from which a certain cell follows): a
 one-step look-ahead with exact counts. When at most ``endgame_layouts`` layouts remain (on boards of
-at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.optimal.EndgameSearch``,
+at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.endgame.EndgameSearch``,
 on the undecided cells alone: the compiled engine when they are at most 63, so ``endgame_compiled``
 lets it search thousands of layouts on expert). ``SafestPlayer`` is the same player without the
 look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
@@ -23,10 +23,11 @@ from typing import NamedTuple
 from minelib import boxes, sweep
 from minelib.analysis import Analyzer
 from minelib.board import UNOPENED, Board, Cell
+from minelib.endgame import EndgameSearch
+from minelib.endgame import warm_up as warm_up_endgame
 from minelib.game import PLAYING, Game
 from minelib.moves import GameRun, Move, Record, at_least, check_clicks
-from minelib.optimal import COMPILED_CELLS, POSITION_CELLS, EndgameSearch
-from minelib.optimal import warm_up as warm_up_endgame
+from minelib.optimal import COMPILED_CELLS, POSITION_CELLS
 from minelib.sweep import Sweep
 
 

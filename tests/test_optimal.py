@@ -7,11 +7,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from minelib import optimal
+from minelib import endgame, optimal
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
+from minelib.endgame import EndgameSearch
 from minelib.game import FIRST_CLICK_RULES
-from minelib.optimal import EndgameSearch, OptimalSolver, solve
+from minelib.optimal import OptimalSolver, solve
 from minelib.oracles import minimax_first_moves, minimax_position
 from tests.conftest import positions
 
@@ -365,7 +366,7 @@ def test_the_endgame_search_on_the_python_engine_agrees_with_the_whole_board(gam
     """Past 63 undecided cells the search runs on the Python engine (forced here on any board): the
     same values, the best cells alone too, with dead cells left out or kept."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(optimal, "COMPILED_CELLS", 0)
+        patch.setattr(endgame, "COMPILED_CELLS", 0)
         search = EndgameSearch(game[0][1], dead=dead)
         for board, mines in game:
             expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values

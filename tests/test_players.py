@@ -512,8 +512,8 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
     exactly what it loses against optimal play (here every guess is the heuristic's: no endgame)."""
     from itertools import combinations
 
+    from minelib.endgame import EndgameSearch
     from minelib.guesses import guess_regrets
-    from minelib.optimal import EndgameSearch
 
     size, mines, first = BoardSize(4, 4), 3, (0, 0)
     player = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0)
