@@ -11,6 +11,10 @@ the player's own choice game by game (the difference of the two, with a 95% inte
 player's own second move is counted too. A third of the losses of the expert record run come
 on the first guess after the first click, which is why this is worth asking. For reading, not
 asserting; it plays len(cells) + 1 games per numbered first click on ``--workers`` processes.
+
+With ``--after ROW,COL`` the question is the third click: only games where that cell, opened second,
+shows one of ``--numbers`` too are played, the player's own game with it opened second
+(``then=(after,)``) against each given cell opened third (``then=(after, cell)``).
 """
 
 import argparse
@@ -34,23 +38,35 @@ def parse_cells(text: str) -> list[tuple[int, int]]:
     return cells
 
 
-def play_chunk(setting: ex.Setting, indices: list[int], cells: list[tuple[int, int]], numbers: set[int]) -> list[dict]:
-    """For each game whose first click shows one of ``numbers``: its number, the player's own second
-    move and result, and the result with each given cell opened second."""
+def play_chunk(
+    setting: ex.Setting,
+    indices: list[int],
+    cells: list[tuple[int, int]],
+    numbers: set[int],
+    after: tuple[int, int] | None = None,
+) -> list[dict]:
+    """For each game whose first click (and ``after``, opened next, if given) shows one of ``numbers``:
+    that number, the player's own next guess and result, and the result with each given cell opened next."""
     rows = []
+    forced = (after,) if after else ()
     for index in indices:
         game, first = ex.setting_game(setting, index)
         game.open(first)
         shown = game.value(first)
         if game.status != PLAYING or shown not in numbers:
             continue
+        if after:
+            game.open(after)
+            if game.status != PLAYING or game.value(after) not in numbers:
+                continue
         game, first = ex.setting_game(setting, index)
-        own = make_player(setting.player, setting.options).play(game, first, log=True)
+        own = make_player(setting.player, setting.options).play(game, first, log=True, then=forced)
         row = {"index": index, "number": shown, "own": own.won}
-        row["second"] = next((m.cell for m in own.moves[1:] if not m.certain), None)  # its first guess after
+        guesses = [m.cell for m in own.moves[1:] if not m.certain and m.cell not in forced]
+        row["second"] = guesses[0] if guesses else None  # its first guess of its own
         for cell in cells:
             game, first = ex.setting_game(setting, index)
-            row[cell] = make_player(setting.player, setting.options).play(game, first, then=(cell,)).won
+            row[cell] = make_player(setting.player, setting.options).play(game, first, then=(*forced, cell)).won
         rows.append(row)
     return rows
 
@@ -70,18 +86,22 @@ def main() -> None:
     add_slice_arguments(parser, games=6000, options=False)
     parser.add_argument("--numbers", default="1,2,3")
     parser.add_argument("--cells", default="0,29;0,2;2,2;1,2;15,29")
+    parser.add_argument("--after", default="", help="ROW,COL: a cell opened second; the cells are opened third")
     args = parser.parse_args()
     setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
     cells = parse_cells(args.cells)
-    outside = [cell for cell in cells if cell not in BoardSize.parse(size)]
+    after = parse_cells(args.after)[0] if args.after else None
+    outside = [cell for cell in cells + ([after] if after else []) if cell not in BoardSize.parse(size)]
     if outside:  # before any game (the player would refuse them in every worker)
         parser.error(f"cells outside the {size} board: {outside}")
     numbers = {int(n) for n in args.numbers.split(",")}
-    rows: list[dict] = map_chunks(play_chunk, setting, args, cells, numbers)
+    rows: list[dict] = map_chunks(play_chunk, setting, args, cells, numbers, after)
     print(
         f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
-        f"games {args.start}-{args.start + args.games - 1}: each cell opened second against the player's own choice"
+        f"games {args.start}-{args.start + args.games - 1}: each cell opened "
+        + (f"third, after {after} second," if after else "second")
+        + " against the player's own choice"
     )
     groups = [("any of " + args.numbers, rows)]
     groups += [(str(n), [r for r in rows if r["number"] == n]) for n in sorted(numbers)]
