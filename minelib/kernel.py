@@ -420,6 +420,17 @@ def _cover(key, neighbours, bound, compat, ands, labels, cells, agree):
 
 
 @njit(**_JIT)
+def _holding(ands, cliques, cell):
+    """How many of the first ``cliques`` cliques of ``_cover`` hold a layout where ``cell`` is safe: a
+    bound of the wins of opening it."""
+    found = 0
+    for q in range(cliques):
+        if not ands[q] >> cell & 1:
+            found += 1
+    return found
+
+
+@njit(**_JIT)
 def _bound(key, slots, entries, pool):
     """An upper bound of ``wins`` without search: the stored value (and True), else the fewest-mines
     bound (and False: a bound ``_cover`` may tighten)."""
@@ -742,10 +753,7 @@ def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, met
                 f[UB] = min(f[UB], cliques)
                 for j in range(k):
                     cell = -arena[top + j] & 63
-                    bound = 0
-                    for q in range(cliques):
-                        if not ands[q] >> cell & 1:
-                            bound += 1
+                    bound = _holding(ands, cliques, cell)
                     if bound < -arena[top + j] >> 6:
                         arena[top + j] = -(bound * 64 + cell)
             _sort_small(arena, top, top + k)  # the highest bound first
@@ -906,11 +914,7 @@ def best_clicks(state, cells, opened, full, neighbours, tables, slots, entries, 
         arena[1 : n + 1] = state
         cliques = _cover(arena[: n + 1], neighbours, n + 1, compat, ands, labels, spots, agree)
         for j in range(k):
-            holding = 0
-            for q in range(cliques):
-                if not ands[q] >> cells[j] & 1:
-                    holding += 1
-            bound[j] = min(bound[j], holding)
+            bound[j] = min(bound[j], _holding(ands, cliques, cells[j]))
     order = np.argsort(-bound, kind="mergesort")  # stable: ties in the order given
     out = np.full(k, -1, np.int64)
     memo = (full, neighbours, tables, slots, entries, pool, meta)
