@@ -91,7 +91,12 @@ def main() -> None:
     setting = slice_setting(parser, args)
     size, mines = ex.LEVELS[args.level]
     cells = parse_cells(args.cells)
-    after = parse_cells(args.after)[0] if args.after else None
+    after = None
+    if args.after:
+        given = parse_cells(args.after)
+        if len(given) != 1:
+            parser.error(f"--after takes one cell (ROW,COL), not {args.after!r}")
+        after = given[0]
     outside = [cell for cell in cells + ([after] if after else []) if cell not in BoardSize.parse(size)]
     if outside:  # before any game (the player would refuse them in every worker)
         parser.error(f"cells outside the {size} board: {outside}")

@@ -43,6 +43,24 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     assert "Traceback" not in done.stderr and done.stdout.strip()
 
 
+def test_second_click_asks_of_the_third_click_after_a_given_second():
+    arguments = ["--games", "40", "--workers", "1", "--after", "0,29", "--cells", "15,0"]
+    done = subprocess.run(
+        [sys.executable, "benchmarks/second_click.py", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "opened third, after (0, 29) second" in done.stdout
+    bad = subprocess.run(
+        [sys.executable, "benchmarks/second_click.py", "--games", "4", "--after", "0,29;1,1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert bad.returncode != 0 and "--after takes one cell" in bad.stderr
+
+
 def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
     # kernel_share.py wraps the kernels in Python to time them: a kernel first compiled after that (as on a
     # fresh clone, nothing cached) would call a wrapper and fail to compile, so the warm-up must load them all
