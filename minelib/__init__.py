@@ -22,6 +22,7 @@ importing minelib needs neither ipywidgets nor matplotlib.
 
 __version__ = "0.2.0"
 
+import minelib.compiled  # noqa: F401  (first: numba's cache made current before any compiled module loads)
 from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell, to_constraints
 from minelib.counters import (

@@ -61,7 +61,9 @@ stop the search (time cap, Ctrl-C) by raising the abort flag in ``meta``.
 All the compiled code stays in this one module, though it is longer than our
 others: numba's on-disk cache (``cache=True``) checks only the file of the
 function it caches, so a change in another module called from here would be
-missed by the cached kernel (numba#8396, not merged).
+missed by the cached kernel (numba#8396, not merged). ``minelib.compiled`` now
+drops the cache when a module this one imports changes, but one file keeps the
+search readable as one unit.
 """
 
 from __future__ import annotations
