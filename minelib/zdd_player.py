@@ -11,8 +11,9 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
-from minelib.analysis import Analysis, Analyzer, ImpossiblePosition, choose
+from minelib.analysis import Analysis, Analyzer, ImpossiblePosition
 from minelib.board import UNOPENED, Board, Cell
+from minelib.frontier import choose
 from minelib.game import PLAYING, Game
 from minelib.game import warm_up as warm_up_game
 from minelib.moves import GameRun, Move, Record, check_clicks
