@@ -144,7 +144,7 @@ def _optimal(args) -> None:
 
 
 def _tables(args) -> None:
-    from minelib import tables
+    from minelib import filling, tables
 
     if args.max_layouts is not None and args.max_layouts < 1:
         raise ValueError(f"--max-layouts must be positive, not {args.max_layouts}")
@@ -158,7 +158,7 @@ def _tables(args) -> None:
         )
     todo = tables.tasks(sizes, args.rules.split(","), args.max_layouts)
     with _cluster(args.scheduler) as client:
-        counts = tables.fill_table(
+        counts = filling.fill_table(
             args.db,
             todo,
             cap=args.cap,

@@ -1,6 +1,6 @@
 """Big runs on a Dask cluster: a client as a ``concurrent.futures`` executor.
 
-``experiments.run`` (the strength runs) and ``tables.fill_table`` (the exhaustive
+``experiments.run`` (the strength runs) and ``filling.fill_table`` (the exhaustive
 tables of optimal play) take a ``distributed.Client``; ``python -m minelib play
 ... --scheduler ADDRESS`` and ``tables ... --scheduler ADDRESS`` connect to a
 running cluster. Results are written by the caller as each task comes back, so

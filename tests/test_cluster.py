@@ -14,7 +14,8 @@ distributed = pytest.importorskip("distributed")
 from minelib import results  # noqa: E402
 from minelib.cli import main  # noqa: E402
 from minelib.experiments import Setting, load, run  # noqa: E402
-from minelib.tables import fill_table, load_table, tasks  # noqa: E402
+from minelib.filling import fill_table  # noqa: E402
+from minelib.tables import load_table, tasks  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -9,21 +9,11 @@ from math import comb
 
 import pytest
 
-from minelib import tables
+from minelib import filling
+from minelib.filling import fill_table, pieces
 from minelib.layouts import Geometry
 from minelib.optimal import solve
-from minelib.tables import (
-    SCHEMA,
-    Task,
-    boards_up_to,
-    capped,
-    derive_none,
-    fill_table,
-    in_progress,
-    load_table,
-    pieces,
-    tasks,
-)
+from minelib.tables import SCHEMA, Task, boards_up_to, capped, derive_none, in_progress, load_table, tasks
 
 
 def test_tasks_cover_every_mine_count_and_rule_easiest_first():
@@ -192,14 +182,14 @@ def test_an_entry_in_pieces_past_the_cap_is_recorded_and_keeps_its_pieces(tmp_pa
     path = tmp_path / "t.sqlite"
     task = Task(4, 4, 5, "safe")
     found, _ = pieces(task)
-    solve_piece = tables._solve_piece
+    solve_piece = filling._solve_piece
 
     def slow(piece, engine, max_states):  # the largest piece outlasts the cap however fast the search is
         if piece == found[0]:
             time.sleep(60)
         return solve_piece(piece, engine, max_states)
 
-    monkeypatch.setattr(tables, "_solve_piece", slow)  # (the pool's workers are forked: they call it)
+    monkeypatch.setattr(filling, "_solve_piece", slow)  # (the pool's workers are forked: they call it)
     assert fill_table(path, [task], cap=3, progress=False, workers=2)["capped"] == 1
     assert capped(path) == [(task, 3)] and load_table(path) == []
     with sqlite3.connect(path) as connection:
