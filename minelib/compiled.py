@@ -10,7 +10,9 @@ So each module with compiled code gets a stamp in ``__pycache__``: a digest of i
 the sources of the minelib modules it imports. On import of minelib, a module whose stamp differs
 (or is missing) loses its cached code, which numba then compiles again from today's sources. Only
 numba's in-tree cache (``__pycache__`` beside the sources, the default for a checkout) is kept so;
-with ``NUMBA_CACHE_DIR`` set, or a read-only install, numba's own rule alone applies.
+with ``NUMBA_CACHE_DIR`` set, or a read-only install, numba's own rule alone applies. A process
+started before the change still runs the old code, and may still write it into the cache: stop
+long runs before changing compiled code (or remove ``__pycache__`` after).
 """
 
 from __future__ import annotations
