@@ -25,6 +25,10 @@ holds, a product past the limit, an enumeration past ``MAX_LEAVES``), the
 components are counted in limbs of ``LIMB_BITS`` bits (exact at any size) or by
 the reference DP (``minelib.frontier``), and combined in Python integers. An
 impossible position returns None: the reference explains it.
+
+The compiled code stays in this one module, longer than our others, as in ``minelib.kernel``:
+numba compiles and caches the functions that call each other as one unit, and a module read
+as a whole is where their shared layout of arrays is checked.
 """
 
 from __future__ import annotations
