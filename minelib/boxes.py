@@ -26,9 +26,9 @@ components are counted in limbs of ``LIMB_BITS`` bits (exact at any size) or by
 the reference DP (``minelib.frontier``), and combined in Python integers. An
 impossible position returns None: the reference explains it.
 
-The compiled code stays in this one module, longer than our others, as in ``minelib.kernel``:
-numba compiles and caches the functions that call each other as one unit, and a module read
-as a whole is where their shared layout of arrays is checked.
+The compiled code stays in this one module, longer than our others, as in ``minelib.kernel``: its
+functions call each other and share the layout of their arrays, and numba's cache checks only
+the file of the function it caches (``minelib.compiled`` makes up for that across modules).
 """
 
 from __future__ import annotations
