@@ -33,9 +33,24 @@ def _mines(n: int) -> str:
     return f"{n} mine" if n == 1 else f"{n} mines"
 
 
-def reference_counts(board: Board, mines: int) -> tuple[int, dict[Cell, int]]:
-    """The layouts of ``board`` with ``mines`` mines in all, and per unopened cell the layouts with a mine
-    there; raise ImpossiblePosition, saying why, if none fit."""
+@dataclass(frozen=True)
+class Structure:
+    """A position's layouts as the reference counts them: independent components of grouped frontier cells,
+    and the free cells (next to no number, or constrained by no number in effect) that share the mines left."""
+
+    cells: list[Cell]  # the component DPs' columns: frontier cells, then the interior
+    components: tuple[frontier.Component, ...]
+    dps: list[frontier.ComponentDP]
+    polys: list[frontier.Polynomial]  # per component: ways by mines used
+    free: list[Cell]
+    left: int  # mines left to place (flags are mines already placed)
+    everything: frontier.Polynomial  # the components together: ways by mines used
+    count: int  # the layouts: sum over k of everything[k] * C(len(free), left - k)
+
+
+def structure(board: Board, mines: int) -> Structure:
+    """The components and free cells of ``board`` with ``mines`` mines in all; raise ImpossiblePosition,
+    saying why, if no layout fits."""
     check_mines(board, mines)
     _check_numbers(board)
     system = _frontier_system(board)
@@ -60,14 +75,22 @@ def reference_counts(board: Board, mines: int) -> tuple[int, dict[Cell, int]]:
     count = sum(ways * choose(len(free), left - k) for k, ways in everything.items())
     if count == 0:
         raise ImpossiblePosition(_total_mismatch(board, system, everything, len(free), left))
+    return Structure(cells, parts.components, dps, polys, free, left, everything, count)
+
+
+def reference_counts(board: Board, mines: int) -> tuple[int, dict[Cell, int]]:
+    """The layouts of ``board`` with ``mines`` mines in all, and per unopened cell the layouts with a mine
+    there; raise ImpossiblePosition, saying why, if none fit."""
+    found = structure(board, mines)
+    cells, free, left, count = found.cells, found.free, found.left, found.count
     mine_weight = np.zeros(board.values.shape, dtype=object)
-    for component, dp, outside in zip(parts.components, dps, _outside_weights(polys, len(free), left)):
+    for component, dp, outside in zip(found.components, found.dps, _outside_weights(found.polys, len(free), left)):
         total, per_group = dp.group_weights(outside)
         assert total == count, "the backward pass must count every layout once"
         for columns, size, in_group in zip(component.columns, component.sizes, per_group):
             for j in columns:
                 mine_weight[cells[j]] = in_group // size  # each cell of a group is a mine equally often
-    free_weight = sum(ways * choose(len(free) - 1, left - k - 1) for k, ways in everything.items())
+    free_weight = sum(ways * choose(len(free) - 1, left - k - 1) for k, ways in found.everything.items())
     for cell in free:
         mine_weight[cell] = free_weight
     return count, {cell: int(mine_weight[cell]) for cell in sorted(cells)}
@@ -150,4 +173,4 @@ def _total_mismatch(board: Board, system: _System, everything: frontier.Polynomi
     )
 
 
-__all__ = ["ImpossiblePosition", "cells_text", "reference_counts"]
+__all__ = ["ImpossiblePosition", "Structure", "cells_text", "reference_counts", "structure"]
