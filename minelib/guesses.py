@@ -1,6 +1,7 @@
 """A player's guesses under the lens: their exact regrets where the search reaches, the positions
-they are made in, and a game replayed with the runner-up opened at one of them (notebook 06 and the
-benchmarks measure where games are lost with these).
+they are made in, a game replayed with the runner-up opened at one of them, and the candidates of a
+guess played out on layouts drawn from its position (notebook 06 and the benchmarks measure where
+games are lost with these).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
 
 from minelib.board import Board, Cell
 from minelib.endgame import EndgameSearch
@@ -154,4 +157,52 @@ def play_runner_up(
     return run.record(start), forked
 
 
-__all__ = ["Guess", "Regret", "forced_guesses", "guess_positions", "guess_regrets", "play_runner_up"]
+@dataclass(frozen=True)
+class Decision:
+    """A guess the two-step ranking decided: its position, the layouts left, and the candidates as ranked
+    (the cell opened first)."""
+
+    board: Board
+    layouts: int
+    ranked: tuple[Cell, ...]
+
+
+def ranked_decisions(player: TwoStepPlayer, game: Game, first: Cell) -> tuple[Record, list[Decision]]:
+    """Play ``game`` from ``first`` (the same moves as ``player.play``) and return each guess that the
+    two-step score chose among two candidates or more."""
+    found: list[Decision] = []
+
+    def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
+        if run.reason == "best score" and len(run.ranked) > 1:
+            found.append(Decision(board, result.count, tuple(r.cell for r in run.ranked)))
+
+    return _watch(player, game, first, note), found
+
+
+def rollout_wins(
+    player: LookaheadPlayer, rule: str, first: Cell, board: Board, mines: int, cells: list[Cell], masks
+) -> np.ndarray:
+    """Per layout of ``masks`` (rows) and cell of ``cells`` (columns): whether ``player`` wins the game on
+    that layout (first click ``first`` under ``rule``) when the cells open in ``board`` open first, then
+    the cell, and it plays on: a cell's win rate over layouts drawn from the position
+    (``minelib.sampling``) is its value under the player's own play."""
+    opened = tuple(c for c in board.size.cells() if board.values[c] >= 0 and c != first)
+    wins = np.zeros((len(masks), len(cells)), dtype=bool)
+    for i, mask in enumerate(masks):
+        for j, cell in enumerate(cells):
+            game = Game(board.size, mines, rule, layout=mask)
+            wins[i, j] = player.play(game, first, then=opened + (cell,)).won
+    return wins
+
+
+__all__ = [
+    "Decision",
+    "Guess",
+    "Regret",
+    "forced_guesses",
+    "guess_positions",
+    "guess_regrets",
+    "play_runner_up",
+    "ranked_decisions",
+    "rollout_wins",
+]

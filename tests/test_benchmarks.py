@@ -22,6 +22,7 @@ TINY = {
     "players.py": ["--games", "2", "--sizes", "9", "--skip-levels", "--results", "{tmp}/games.jsonl"],
     "records.py": ["--expert", "2", "--others", "2", "--levels", "beginner", "--results", "{tmp}/records.sqlite"],
     "regret.py": ["--games", "2", "--workers", "1"],
+    "rollouts.py": ["--games", "2", "--samples", "4", "--workers", "1"],
     "runner_up.py": ["--games", "2", "--workers", "1"],
     "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30"],
     "second_click.py": ["--games", "4", "--workers", "1"],

@@ -617,6 +617,34 @@ def test_a_runner_up_game_is_the_players_own_up_to_the_guess_it_changes():
     assert forks >= 10  # enough games reach a first and a second guess with two candidates
 
 
+def test_a_rollout_on_the_hidden_layout_with_the_players_choice_is_the_players_own_game():
+    """What benchmarks/rollouts.py stands on: from any ranked decision of a game, the position's cells
+    opened on the game's own layout, then the player's choice, and the player playing on, end as the
+    game did; and the decisions come from the player's own game."""
+    from minelib import experiments as ex
+    from minelib.guesses import ranked_decisions, rollout_wins
+
+    setting = ex.record_setting("intermediate", "safe", "0,0", 20)
+    player = TwoStepPlayer()
+    decisions = losses = 0
+    for index in range(setting.games):
+        record, found = ranked_decisions(player, *ex.setting_game(setting, index))
+        game, first = ex.setting_game(setting, index)
+        assert player.play(game, first).won == record.won
+        for decision in found:
+            decisions += 1
+            cells = list(decision.ranked[:2])
+            wins = rollout_wins(player, "safe", first, decision.board, setting.mines, cells, [game.layout()])
+            assert wins.shape == (1, 2) and wins[0, 0] == record.won
+            mines = [c for c in decision.ranked if game.layout()[c]]  # a candidate that is a mine loses at once
+            if mines:
+                losses += 1
+                assert not rollout_wins(
+                    player, "safe", first, decision.board, setting.mines, mines, [game.layout()]
+                ).any()
+    assert decisions >= 10 and losses >= 3
+
+
 def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
     """``explain``: the move of ``recommend``, the reason for it, and, when a ranking decided, every
     guess ranked with its exact probability, the move first, in the player's order of preference."""
