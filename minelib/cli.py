@@ -1,4 +1,4 @@
-"""The command line: ``python -m minelib count|analyze|advise|optimal|tables|play|explore ...`` (see ``--help``).
+"""The command line: ``python -m minelib count|analyze|sample|advise|optimal|tables|play|explore ...`` (see ``--help``).
 
 The arguments of each command are read here; ``minelib.commands`` does what it asks. Bad input
 prints one line on stderr and exits with status 2.
@@ -60,6 +60,19 @@ def build_parser() -> argparse.ArgumentParser:
         '"safe": [[y, x], ...], "mines": [[y, x], ...]}',
     )
     analysis.set_defaults(run=commands.analyze_command)
+    sample = subcommands.add_parser(
+        "sample",
+        help="mine layouts drawn uniformly from those consistent with a position",
+        description="Read a board and print --count mine layouts drawn uniformly and independently from those "
+        "consistent with it (exact at any size: a uniform rank among them all), as pictures ('*' a mine, "
+        "'.' safe) separated by blank lines: a boards file for `play --boards`.",
+    )
+    _add_position_arguments(sample, 'print {"layouts": [[[y, x], ...], ...]}, the mines of each (flags included)')
+    sample.add_argument("--count", type=int, default=1, help="how many layouts (default 1)")
+    sample.add_argument(
+        "--seed", type=int, default=0, help="seed of the draw (default 0): the same seed, the same layouts"
+    )
+    sample.set_defaults(run=commands.sample_command)
     advise = subcommands.add_parser(
         "advise",
         help="the move the strongest player makes in a position",

@@ -10,12 +10,16 @@ import json
 import sys
 from contextlib import contextmanager
 
+import numpy as np
+
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
+from minelib.game import layout_picture
 from minelib.optimal import OptimalSolver
 from minelib.players import explain, make_player
 from minelib.report import text_table
+from minelib.sampling import RankedLayouts
 
 
 def read_board(path: str | None) -> Board:
@@ -41,6 +45,18 @@ def count_command(args) -> None:
 def analyze_command(args) -> None:
     result = analyze(read_board(args.file), args.mines)
     print(json.dumps(result.to_json()) if args.json else result.to_text())
+
+
+def sample_command(args) -> None:
+    if args.count < 1:
+        raise ValueError(f"--count must be a positive number of layouts, not {args.count}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, not {args.seed}")
+    drawn = RankedLayouts(read_board(args.file), args.mines).sample(args.count, args.seed)
+    if args.json:
+        print(json.dumps({"layouts": [[[int(y), int(x)] for y, x in np.argwhere(mask)] for mask in drawn]}))
+    else:
+        print("\n\n".join(layout_picture(mask) for mask in drawn))
 
 
 _CERTAIN_REASONS = {  # LookaheadPlayer.explain's reasons for a certain move, as the text output says them
@@ -266,5 +282,6 @@ __all__ = [
     "optimal_command",
     "play_command",
     "read_board",
+    "sample_command",
     "tables_command",
 ]

@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from minelib.tables import load_table
@@ -287,3 +288,42 @@ def test_advise_passes_the_players_options():
     assert searched["win_probability"] == "53/84"  # the exact endgame chose the move
     plain = run("advise", "--mines", "3", "--json", "--options", "endgame_layouts=0,endgame_compiled=0", stdin=board)
     assert json.loads(plain.stdout)["win_probability"] is None
+
+
+def test_sample_prints_consistent_layouts_again_with_the_same_seed():
+    from minelib.board import Board, neighbour_sums
+    from minelib.game import parse_layout
+
+    board = Board.from_text("1...\n....\n..2F\n")
+    first = run("sample", "--mines", "4", "--count", "5", "--seed", "3", stdin="1...\n....\n..2F\n")
+    assert first.returncode == 0 and first.stderr == ""
+    pictures = first.stdout.strip().split("\n\n")
+    assert len(pictures) == 5
+    numbers = board.numbers_mask()
+    for picture in pictures:
+        layout = parse_layout(picture)
+        assert layout.sum() == 4 and layout[2, 3] and not layout[numbers].any()
+        assert (neighbour_sums(layout)[numbers] == board.values[numbers]).all()
+    assert (
+        run("sample", "--mines", "4", "--count", "5", "--seed", "3", stdin="1...\n....\n..2F\n").stdout == first.stdout
+    )
+    found = json.loads(
+        run("sample", "--mines", "4", "--count", "5", "--seed", "3", "--json", stdin="1...\n....\n..2F\n").stdout
+    )
+    assert [sorted(map(tuple, mines)) for mines in found["layouts"]] == [
+        sorted(map(tuple, np.argwhere(parse_layout(p)).tolist())) for p in pictures
+    ]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--count", "0"], "--count must be a positive number of layouts, not 0"),
+        (["--seed", "-1"], "--seed must be a non-negative integer, not -1"),
+        (["--mines", "9"], "9 mines do not fit on a 2x3 board"),
+        (["--mines", "4"], "the numbers need"),
+    ],
+)
+def test_sample_refuses_bad_input_in_one_line(args, message):
+    result = run("sample", "--mines", "1", *args, stdin="1..\n...\n")
+    assert result.returncode == 2 and message in result.stderr and result.stdout == ""
