@@ -12,7 +12,11 @@ the candidate with the most wins. Its gain over the two-step choice is estimated
 winner's curse: the candidate is chosen on one half of the layouts and both are scored on the other
 half, and the other way round (the mean of the two). Summed over a game's decisions, that is what
 one such step at every decision (then the two-step player again) would add to the game's chance to
-win; the mean over games, with a 95% interval, in points. For reading, not asserting: the
+win; the mean over games, with a 95% interval, in points. And a bound on what the best of the
+candidates at every decision would add, however many layouts told it: at a decision it gains at
+most the root of the sum of the squared differences of win rate to the two-step choice, estimated
+without bias from the layouts' differences; over decisions, the root of the upper end of a 95%
+interval of their mean, times the decisions a game. For reading, not asserting: the
 intervals say how far this many games can see.
 """
 
@@ -38,9 +42,19 @@ def _gain(wins: np.ndarray) -> float:
     return ((b[int(np.argmax(a))] - b[0]) + (a[int(np.argmax(b))] - a[0])) / (2 * half)
 
 
+def _squares(wins: np.ndarray) -> float:
+    """An unbiased estimate of the sum over the other columns of (their win rate - column 0's) squared: the
+    squared mean of the differences row by row, less its variance."""
+    differences = wins[:, 1:].astype(float) - wins[:, :1]
+    if differences.size == 0:
+        return 0.0
+    means = differences.mean(axis=0)
+    return float((means**2 - differences.var(axis=0, ddof=1) / len(wins)).sum())
+
+
 def play_chunk(setting: ex.Setting, indices: list[int], candidates: int, samples: int) -> list[list[tuple]]:
     """Per game: per decision, (layouts left, its gain, whether the most wins on every layout are not
-    the two-step choice's, the two-step choice's win rate)."""
+    the two-step choice's, ``_squares``)."""
     player = players.make_player(setting.player, setting.options)
     rows = []
     for index in indices:
@@ -52,7 +66,7 @@ def play_chunk(setting: ex.Setting, indices: list[int], candidates: int, samples
             cells = list(decision.ranked[:candidates])
             wins = rollout_wins(player, setting.first_click, first, decision.board, setting.mines, cells, masks)
             total = wins.sum(axis=0)
-            found.append((decision.layouts, _gain(wins), bool(total.max() > total[0]), float(total[0] / samples)))
+            found.append((decision.layouts, _gain(wins), bool(total.max() > total[0]), _squares(wins)))
         rows.append(found)
     return rows
 
@@ -95,6 +109,8 @@ def main() -> None:
     ):
         chosen = [d for d in decisions if keep(d)]
         per_game = [sum(d[1] for d in game if keep(d)) for game in games]
+        squares = [d[3] for d in chosen]  # the upper end of a 95% interval of their mean:
+        top = float(np.mean(squares) + 1.96 * np.std(squares, ddof=1) / np.sqrt(len(squares))) if len(chosen) > 1 else 0.0
         rows.append(
             {
                 "decisions": label,
@@ -102,6 +118,7 @@ def main() -> None:
                 "gain a decision": _mean([d[1] for d in chosen]),
                 "most wins elsewhere": f"{np.mean([d[2] for d in chosen]):.0%}" if chosen else "-",
                 "gain a game": _mean(per_game),
+                "best choice at most, a game": f"{100 * np.sqrt(max(top, 0.0)) * len(chosen) / len(games):.2f}",
             }
         )
     print(text_table(rows))
