@@ -54,6 +54,17 @@ def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         parser.error(str(error))
 
 
+def slice_title(args: argparse.Namespace, options: bool = True) -> str:
+    """The games a slice plays, as its table's title says them: level, board, rule, first click, seed, games
+    (and with ``options``, the player's)."""
+    size, mines = ex.LEVELS[args.level]
+    title = (
+        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
+        f"games {args.start}-{args.start + args.games - 1}"
+    )
+    return title + (f", twostep {args.options or '(defaults)'}" if options else "")
+
+
 def map_chunks(function: Callable, setting: ex.Setting, args: argparse.Namespace, *extra) -> list:
     """``function(setting, indices, *extra)`` over the games asked for, in chunks of ``CHUNK`` on
     ``--workers`` processes with a progress bar; the lists it returns, joined in game order."""

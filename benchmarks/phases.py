@@ -17,9 +17,8 @@ exact search already plays, none can. For reading, not asserting.
 
 import argparse
 
-from common import add_slice_arguments, map_chunks, slice_setting
+from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
-from minelib import experiments as ex
 from minelib import strength
 from minelib.report import text_table
 
@@ -29,15 +28,10 @@ def main() -> None:
     add_slice_arguments(parser, games=3000)
     args = parser.parse_args()
     setting = slice_setting(parser, args)
-    size, mines = ex.LEVELS[args.level]
     games = map_chunks(strength.play_guesses, setting, args)
     won = sum(w for w, _ in games)
     died_first = sum(not w and not g for w, g in games)  # lost on the first click itself (no guess after it)
-    print(
-        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
-        f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "
-        f"{won:,} won ({100 * won / len(games):.2f}%), {died_first} lost on the first click"
-    )
+    print(f"{slice_title(args)}: {won:,} won ({100 * won / len(games):.2f}%), {died_first} lost on the first click")
     print("\nBy layouts left (most guesses first):")
     print(text_table(strength.phase_rows(games, "layouts")))
     print("\nBy guess, after the first click:")

@@ -20,7 +20,7 @@ import argparse
 import itertools
 from fractions import Fraction
 
-from common import add_slice_arguments, map_chunks, slice_setting
+from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import guesses, players
@@ -46,13 +46,8 @@ def main() -> None:
     if len(bands) < 2 or bands != sorted(set(bands)) or bands[0] < 0:
         parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
     setting = slice_setting(parser, args)
-    size, mines = ex.LEVELS[args.level]
     found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
-    print(
-        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
-        f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "
-        "the regret of its guesses where the exact search reaches (at most 63 unopened cells)"
-    )
+    print(f"{slice_title(args)}: the regret of its guesses where the exact search reaches (at most 63 unopened cells)")
     rows = []
     for low, high in [*itertools.pairwise(bands), (bands[0], bands[-1])]:
         part = [(r.regret, r.seconds) for r in found if low < r.layouts <= high]

@@ -23,7 +23,7 @@ intervals say how far this many games can see.
 import argparse
 
 import numpy as np
-from common import add_slice_arguments, map_chunks, numbers, slice_setting
+from common import add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import players
@@ -95,12 +95,7 @@ def main() -> None:
         parser.error("the decisions are the two-step player's")
     games = map_chunks(play_chunk, setting, args, candidates, samples)
     decisions = [d for game in games for d in game]
-    size, mines = ex.LEVELS[args.level]
-    print(
-        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, games "
-        f"{args.start}-{args.start + args.games - 1}: {len(decisions)} decisions, {candidates} candidates, "
-        f"{samples} layouts each"
-    )
+    print(f"{slice_title(args)}: {len(decisions)} decisions, {candidates} candidates, {samples} layouts each")
     rows = []
     for label, keep in (
         ("every decision", lambda d: True),
@@ -110,7 +105,9 @@ def main() -> None:
         chosen = [d for d in decisions if keep(d)]
         per_game = [sum(d[1] for d in game if keep(d)) for game in games]
         squares = [d[3] for d in chosen]  # the upper end of a 95% interval of their mean:
-        top = float(np.mean(squares) + 1.96 * np.std(squares, ddof=1) / np.sqrt(len(squares))) if len(chosen) > 1 else 0.0
+        top = (
+            float(np.mean(squares) + 1.96 * np.std(squares, ddof=1) / np.sqrt(len(squares))) if len(chosen) > 1 else 0.0
+        )
         rows.append(
             {
                 "decisions": label,

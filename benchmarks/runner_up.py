@@ -16,7 +16,7 @@ not asserting.
 
 import argparse
 
-from common import add_slice_arguments, map_chunks, slice_setting
+from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import players, strength
@@ -55,12 +55,7 @@ def main() -> None:
     if setting.player != "twostep":
         parser.error("the runner-up is the two-step player's")
     rows = map_chunks(play_chunk, setting, args, guesses)
-    size, mines = ex.LEVELS[args.level]
-    print(
-        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
-        f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}: "
-        f"its choice against its runner-up"
-    )
+    print(f"{slice_title(args)}: its choice against its runner-up")
     table = []
     for j, guess in enumerate(guesses):
         forked = [(own, forks[j][0]) for own, forks in rows if forks[j][1] is not None]

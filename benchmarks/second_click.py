@@ -20,7 +20,7 @@ shows one of ``--numbers`` too are played, the player's own game with it opened 
 import argparse
 from collections import Counter
 
-from common import add_slice_arguments, map_chunks, slice_setting
+from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import strength
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--after", default="", help="ROW,COL: a cell opened second; the cells are opened third")
     args = parser.parse_args()
     setting = slice_setting(parser, args)
-    size, mines = ex.LEVELS[args.level]
+    size = ex.LEVELS[args.level][0]
     cells = parse_cells(args.cells)
     after = None
     if args.after:
@@ -103,8 +103,7 @@ def main() -> None:
     numbers = {int(n) for n in args.numbers.split(",")}
     rows: list[dict] = map_chunks(play_chunk, setting, args, cells, numbers, after)
     print(
-        f"{args.level} {size}/{mines}, rule {args.rule}, first click ({args.first}), seed {args.seed}, "
-        f"games {args.start}-{args.start + args.games - 1}: each cell opened "
+        f"{slice_title(args, options=False)}: each cell opened "
         + (f"third, after {after} second," if after else "second")
         + " against the player's own choice"
     )
