@@ -5,7 +5,7 @@ reference count (``minelib.reference``) adds them up: by the mines of the compon
 then component by component (each through its DP, group by group), then the free cells. Its
 ``layout(rank)`` is the layout of that rank, so a uniform rank gives a uniform layout:
 ``sample(n, seed)`` draws ranks with ``random.Random.randrange``, exact at any size (an expert
-position has some 10^30 layouts, past any float). No layout is listed: a rank costs one pass
+position early in a game has some 10^100 layouts, far past any float). No layout is listed: a rank costs one pass
 over the components.
 """
 
