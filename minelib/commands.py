@@ -10,8 +10,6 @@ import json
 import sys
 from contextlib import contextmanager
 
-import numpy as np
-
 from minelib.analysis import analyze
 from minelib.board import Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
@@ -52,9 +50,10 @@ def sample_command(args) -> None:
         raise ValueError(f"--count must be a positive number of layouts, not {args.count}")
     if args.seed < 0:
         raise ValueError(f"--seed must be a non-negative integer, not {args.seed}")
-    drawn = RankedLayouts(read_board(args.file), args.mines).sample(args.count, args.seed)
+    board = read_board(args.file)
+    drawn = RankedLayouts(board, args.mines).sample(args.count, args.seed)
     if args.json:
-        print(json.dumps({"layouts": [[[int(y), int(x)] for y, x in np.argwhere(mask)] for mask in drawn]}))
+        print(json.dumps({"layouts": [board.cells_where(mask) for mask in drawn]}))
     else:
         print("\n\n".join(layout_picture(mask) for mask in drawn))
 

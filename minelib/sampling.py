@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 
 from minelib import frontier
-from minelib.board import Board, Cell
+from minelib.board import Board
 from minelib.frontier import choose
 from minelib.reference import structure
 
@@ -105,9 +105,4 @@ def sample_layouts(board: Board | str, mines: int, n: int, seed: int = 0) -> lis
     return RankedLayouts(board, mines).sample(n, seed)
 
 
-def mine_cells(mask: np.ndarray) -> frozenset[Cell]:
-    """The cells of a layout's mask, as a set."""
-    return frozenset((int(y), int(x)) for y, x in np.argwhere(mask))
-
-
-__all__ = ["RankedLayouts", "mine_cells", "sample_layouts"]
+__all__ = ["RankedLayouts", "sample_layouts"]
