@@ -69,6 +69,7 @@ _GUESS_REASONS = {  # and for a guess
     "forced 50/50": "a 50/50 that no future move can resolve: guessed at once",
     "50/50 or safe": "a cell of a latent 50/50",
     "best score": "the best two-step score",
+    "deeper look": "of the near-best two-step scores, the best one move further",
     "exact endgame": "the optimal move",
 }
 
@@ -103,7 +104,11 @@ def advise_command(args) -> None:
         w = move.win_probability
         print(f"win probability with optimal play from here: {w} = {float(w):.6f} (exact endgame search)")
     if ranked and args.candidates:
-        score = "to survive the guess and the next" if reason == "best score" else "to be safe and make progress"
+        score = (
+            "to survive the guess and the next"
+            if reason in ("best score", "deeper look")
+            else "to be safe and make progress"
+        )
         print(f"the guesses ranked, the move first (score: the chance {score}):")
         rows = [
             {

@@ -46,7 +46,8 @@ class Explanation(NamedTuple):
     ``reason``: "one number" (a number settles its unopened neighbours), "exact analysis" (a certain
     cell), "exact endgame" (the optimal move, ``move.win_probability`` its value), "safest",
     "only candidate", "most progress" (the look-ahead), "forced 50/50", "50/50 or safe" (a latent
-    50/50's cell) or "best score" (the two-step score). ``ranked``: the guesses weighed, the move's
+    50/50's cell), "best score" (the two-step score) or "deeper look" (its near-best candidates looked
+    at one move further). ``ranked``: the guesses weighed, the move's
     first, when a ranking decided (else empty)."""
 
     move: Move

@@ -47,6 +47,10 @@ class TwoStepPlayer(LookaheadPlayer):
     50/50s join the candidates, and a candidate's score is multiplied by
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
     risk it would have to take anyway weighs less.
+    With ``deep`` (0 turns it off), the best ``deep`` living candidates whose scores are within
+    ``deep_margin`` (1/20) of the best are looked at one move further, and the best of that is played
+    (reason "deeper look"): after each number a candidate may show, the best two-step score there,
+    a certain cell counting as a move (``_deeper``).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
     ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
@@ -72,6 +76,8 @@ class TwoStepPlayer(LookaheadPlayer):
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
         chains: bool = True,
+        deep: int = 0,
+        deep_margin: Fraction = Fraction(1, 20),
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
@@ -82,12 +88,13 @@ class TwoStepPlayer(LookaheadPlayer):
         )
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
-        at_least(0, off_frontier=off_frontier, blend=blend, influence=influence)
+        at_least(0, off_frontier=off_frontier, blend=blend, influence=influence, deep=deep, deep_margin=deep_margin)
         for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence, self.ties, self.chains = forced, Fraction(influence), ties, chains
+        self.deep, self.deep_margin = deep, Fraction(deep_margin)
         warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
@@ -152,8 +159,46 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 floor = max(floor, score)
         order = sorted(scores, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)
         self.reason = "best score"
+        if self.player.deep:
+            top, margin = scores[order[0]], float(self.player.deep_margin)
+            near = [c for c in order if scores[c][0] == top[0] and scores[c][1] >= top[1] - margin][: self.player.deep]
+            if len(near) > 1:
+                deeper = {c: round(self._deeper(board, result, c) * weight[c], 9) for c in near}
+                near.sort(key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
+                order = near + [c for c in order if c not in deeper]
+                self.reason = "deeper look"
         self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0]) for c in order]
         return Move("open", order[0], False, risk(order[0]))
+
+    def _deeper(self, board: Board, result: Analysis, cell: Cell) -> float:
+        """The two-step score one move further: over the numbers ``cell`` may show (weighted by their
+        layouts, so that its safety is in), the best two-step score in the position each leaves
+        (``_next``)."""
+        return sum(
+            after.count / result.count * self._next(after) for after in self.analyzer.what_if(board, cell).values()
+        )
+
+    def _next(self, after: Analysis) -> float:
+        """The best two-step score in the position ``after``, a certain cell counting as a move: 1 when
+        the game is won there or three cells or more are certain (after any of them, two are left:
+        a blend of 1), the best of the certain cells' scores when one or two are, else the best of
+        the candidates the player would weigh there (living ones first; safest first, stopping at
+        the first whose safety is below the best score found: a score is at most its safety)."""
+        if not after.lowest_risks(1):
+            return 1.0
+        there, safe = after.board, after.certain_safe
+        if len(safe) >= 3:
+            return 1.0
+        if safe:
+            return max(self.score(there, after, d)[1] for d in safe)
+        found = (False, -1.0)
+        for d in self.candidates(there, after)[1]:
+            p = after.probability(d)
+            assert p is not None  # a candidate is unopened
+            if found[0] and 1 - float(p) < found[1] - 1e-9:
+                break
+            found = max(found, self.score(there, after, d)[:2])
+        return found[1]
 
     def _ranked(self, board: Board, result: Analysis, cell: Cell) -> tuple[bool, float]:
         """Whether ``cell`` is living, and its score as the 50/50s rank it: rounded to 1e-9 with

@@ -186,6 +186,84 @@ def test_two_step_scores_are_the_brute_force_scores(text, mines):
     assert move.mine_probability == analyze(board, mines).probability(move.cell)
 
 
+def _three_step_oracle(board: Board, mines: int, cell) -> float:
+    """The deeper look at ``cell`` by brute force: over the layouts where it is safe, grouped by the
+    number it shows, the best two-step score there, a certain cell counting as a move: 1 when no cell
+    may be safe or three or more are certain, the best of the certain cells when one or two are, else
+    the best of the living cells (those that may show two numbers or more) when there are any."""
+    from minelib.oracles import layouts
+
+    everything = list(layouts(board, mines))
+    by_number: dict[int, list] = {}
+    for layout in everything:
+        if cell not in layout:
+            by_number.setdefault(sum(n in layout for n in board.size.neighbours(cell)), []).append(layout)
+    score = 0.0
+    for number, group in by_number.items():
+        there = board.with_value(cell, number)
+        maybe = [d for d in there.unopened_cells() if not all(d in layout for layout in group)]
+        safe = [d for d in maybe if not any(d in layout for layout in group)]
+        if not maybe or len(safe) >= 3:
+            score += len(group)
+            continue
+        if safe:
+            score += len(group) * max(_two_step_oracle(there, mines, d) for d in safe)
+            continue
+        shown = {
+            d: {sum(n in layout for n in board.size.neighbours(d)) for layout in group if d not in layout}
+            for d in maybe
+        }
+        living = [d for d in shown if len(shown[d]) > 1] or list(shown)
+        score += len(group) * max(_two_step_oracle(there, mines, d) for d in living)
+    return score / len(everything)
+
+
+@pytest.mark.parametrize(
+    "text, mines",
+    [("1...\n....\n....", 3), ("..2.\n....\n1...", 3), ("1.\n..\n..\n..", 2), ("2...\n....\n..1.", 3)],
+)
+def test_the_deeper_look_is_the_brute_force_three_step_score(text, mines):
+    """With every cell a candidate, ``_deeper`` is the brute-force three-step score of every cell: numbers
+    after which no, one, two, or three and more cells are certain all occur on these boards."""
+    from minelib.twostep import TwoStepRun
+
+    board = Board.from_text(text)
+    player = TwoStepPlayer(cut=Fraction(1, 10**6), candidates=99, off_frontier=99)  # every cell a candidate
+    run = TwoStepRun(Game.showing(board, mines), False, player)
+    result = run.analyzer.analyze(board)
+    for cell in board.unopened_cells():
+        assert run._deeper(board, result, cell) == pytest.approx(_three_step_oracle(board, mines, cell), abs=1e-12), (
+            cell
+        )
+
+
+@pytest.mark.parametrize(
+    "text, mines",
+    [("...\n...\n...\n1..", 4), ("..1\n...\n...\n...", 5), ("...\n..3\n...\n...", 4), ("2....\n...2.\n.....", 5)],
+)
+def test_the_deeper_look_plays_the_near_tie_with_the_best_three_step_score(text, mines):
+    """In positions where the deeper look changes the move, it plays a candidate within ``deep_margin`` of
+    the best two-step score whose brute-force three-step score beats the plain move's."""
+    board = Board.from_text(text)
+    off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
+    plain = TwoStepPlayer(**off).explain(board, mines)
+    deep = TwoStepPlayer(deep=4, **off).explain(board, mines)
+    assert deep.reason == "deeper look" and plain.reason == "best score"
+    assert deep.move.cell != plain.move.cell
+    assert _three_step_oracle(board, mines, deep.move.cell) > _three_step_oracle(board, mines, plain.move.cell) + 1e-9
+    scores = {r.cell: r.score for r in plain.ranked}
+    assert scores[deep.move.cell] >= scores[plain.move.cell] - 1 / 20
+    assert {r.cell for r in deep.ranked} == set(scores)  # the same candidates, re-ranked
+    assert deep.move.mine_probability == analyze(board, mines).probability(deep.move.cell)
+
+
+def test_the_deeper_look_takes_only_sensible_options():
+    with pytest.raises(ValueError, match="deep"):
+        TwoStepPlayer(deep=-1)
+    with pytest.raises(ValueError, match="deep_margin"):
+        TwoStepPlayer(deep_margin=Fraction(-1, 2))
+
+
 def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
     """Along seeded expert games, every guess the player makes is a living cell (it may show two
     numbers or more) whenever a living candidate exists; with dead=False it sometimes is not."""
