@@ -35,7 +35,14 @@ CHAINS = {
         [50, 109, 127, 170, 289, 342, 431, 471, 472, 505],
     ),
 }
-GAME_LISTS = {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()} | CHAINS
+# The deeper look (an option, not yet the defaults): the first games of the expert record run played with it.
+DEEP = {
+    "expert, safe first click at (0, 0), deep=4": (
+        ex.record_setting("expert", "safe", "0,0", GAMES, "deep=4"),
+        list(range(20)),
+    ),
+}
+GAME_LISTS = {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()} | CHAINS | DEEP
 
 
 def fingerprint(setting: ex.Setting, index: int) -> str:
@@ -67,6 +74,15 @@ def test_the_chain_games_are_played_otherwise_without_chains(name):
     stored = json.loads(GOLDEN.read_text())[name]
     off = replace(setting, options="chains=0")
     assert all(fingerprint(off, i) != moves for i, moves in zip(games, stored))
+
+
+@pytest.mark.parametrize("name", list(DEEP))
+def test_the_deep_games_exercise_the_deeper_look(name):
+    """Some of the pinned games with the deeper look are played otherwise by the defaults (7 of the 20)."""
+    setting, games = DEEP[name]
+    stored = json.loads(GOLDEN.read_text())[name]
+    plain = replace(setting, options="")
+    assert sum(fingerprint(plain, i) != moves for i, moves in zip(games, stored)) >= 5
 
 
 if __name__ == "__main__":
