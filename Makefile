@@ -116,11 +116,14 @@ records: install
 # _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
 # minutes each). Last, the same settings with today's defaults, chained 50/50s guessed first
 # (LONG_CHAINS_RUNS, files named _chains; about 25 minutes each on expert, 1.5 to 4.5 on the others).
+# Then the deeper look (LONG_DEEP_RUNS, --options deep=4, files named _deep; about 1.7 hours each on
+# expert), to be the defaults once played.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
+LONG_DEEP_RUNS := expert:safe:1000000 expert:zero:1000000
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
 define long_runs
 	@for run in $(1); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
@@ -132,6 +135,7 @@ long-runs: install
 	$(call long_runs,$(LONG_RUNS),$(LONG_OPTIONS),)
 	$(call long_runs,$(LONG_TODAY_RUNS),chains=0,_2026-11)
 	$(call long_runs,$(LONG_CHAINS_RUNS),,_chains)
+	$(call long_runs,$(LONG_DEEP_RUNS),deep=4,_deep)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
