@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--candidates",
         action="store_true",
         help="also print the guesses the player ranked, the move first, with their exact mine probability "
-        'and score (JSON: "candidates": [{"cell", "mine_probability", "score", "living"}, ...]; not zdd)',
+        'and score (JSON: "candidates": [{"cell", "mine_probability", "score", "living"}, ...], with "deeper", '
+        "the score one move further, where the deeper look ranked them; not zdd)",
     )
     advise.set_defaults(run=commands.advise_command)
     optimal = subcommands.add_parser(

@@ -87,8 +87,14 @@ def advise_command(args) -> None:
         answer["reason"] = reason or None
         if args.candidates:
             answer["candidates"] = [
-                {"cell": list(c), "mine_probability": str(p), "score": score, "living": living}
-                for c, p, score, living in ranked
+                {
+                    "cell": list(r.cell),
+                    "mine_probability": str(r.mine_probability),
+                    "score": r.score,
+                    "living": r.living,
+                }
+                | ({"deeper": r.deeper} if r.deeper is not None else {})
+                for r in ranked
             ]
         print(json.dumps(answer))
         return
@@ -109,14 +115,16 @@ def advise_command(args) -> None:
             if reason in ("best score", "deeper look")
             else "to be safe and make progress"
         )
-        print(f"the guesses ranked, the move first (score: the chance {score}):")
+        deeper = "; deeper: the same one move further" if reason == "deeper look" else ""
+        print(f"the guesses ranked, the move first (score: the chance {score}{deeper}):")
         rows = [
             {
                 "cell": f"({r.cell[0]},{r.cell[1]})",
                 "mine probability": f"{r.mine_probability} = {float(r.mine_probability):.1%}",
                 "score": r.score,
-                "living": "yes" if r.living else "no",
             }
+            | ({"deeper": "" if r.deeper is None else f"{r.deeper:.4f}"} if deeper else {})
+            | {"living": "yes" if r.living else "no"}
             for r in ranked
         ]
         print(text_table(rows, ".4f"))

@@ -38,6 +38,7 @@ class Ranked(NamedTuple):
     mine_probability: Fraction
     score: float  # the look-ahead's chance of progress, or the two-step score (with a latent 50/50's weight)
     living: bool  # it may show two numbers or more (the two-step player ranks the others last)
+    deeper: float | None = None  # its score one move further, when the two-step player's deeper look ranked it
 
 
 class Explanation(NamedTuple):

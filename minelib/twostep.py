@@ -159,6 +159,7 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 floor = max(floor, score)
         order = sorted(scores, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)
         self.reason = "best score"
+        deeper: dict[Cell, float] = {}
         if self.player.deep:
             top, margin = scores[order[0]], float(self.player.deep_margin)
             near = [c for c in order if scores[c][0] == top[0] and scores[c][1] >= top[1] - margin][: self.player.deep]
@@ -167,7 +168,7 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 near.sort(key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
                 order = near + [c for c in order if c not in deeper]
                 self.reason = "deeper look"
-        self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0]) for c in order]
+        self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0], deeper.get(c)) for c in order]
         return Move("open", order[0], False, risk(order[0]))
 
     def _deeper(self, board: Board, result: Analysis, cell: Cell) -> float:

@@ -282,6 +282,31 @@ def test_advise_lists_the_guesses_ranked_with_exact_probabilities_the_move_first
     assert zdd["reason"] is None and zdd["certain"]
 
 
+def test_advise_shows_the_deeper_look_that_decided():
+    """With deep=4 the near-best candidates carry their score one move further, the move's the best of them
+    (though its two-step score is not the best); the others carry none."""
+    from minelib import Board, TwoStepPlayer
+    from minelib.game import Game
+    from minelib.twostep import TwoStepRun
+
+    board_text, options = "...\n...\n...\n1..\n", "deep=4,endgame_layouts=0,endgame_compiled=0,influence=0"
+    answer = json.loads(
+        run("advise", "--mines", "4", "--json", "--candidates", "--options", options, stdin=board_text).stdout
+    )
+    assert answer["reason"] == "deeper look"
+    looked = [c for c in answer["candidates"] if "deeper" in c]
+    assert 1 < len(looked) <= 4 and looked[0]["cell"] == answer["cell"]
+    assert looked[0]["deeper"] == max(c["deeper"] for c in looked)
+    assert looked[0]["score"] < max(c["score"] for c in answer["candidates"])  # the look changed the move
+    board = Board.from_text(board_text)
+    player = TwoStepPlayer(deep=4, endgame_layouts=0, endgame_compiled=0, influence=0)
+    look = TwoStepRun(Game.showing(board, 4), False, player)
+    result = look.analyzer.analyze(board)
+    assert all(abs(c["deeper"] - look._deeper(board, result, tuple(c["cell"]))) < 1e-9 for c in looked)
+    text = run("advise", "--mines", "4", "--candidates", "--options", options, stdin=board_text).stdout
+    assert "the best one move further" in text and "deeper: the same one move further" in text
+
+
 def test_advise_passes_the_players_options():
     board = "1...\n....\n....\n"
     searched = json.loads(run("advise", "--mines", "3", "--json", stdin=board).stdout)
