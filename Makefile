@@ -112,18 +112,19 @@ records: install
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
 # file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
 # record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
-# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0, files named
-# _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
-# minutes each). Last, the same settings with today's defaults, chained 50/50s guessed first
-# (LONG_CHAINS_RUNS, files named _chains; about 25 minutes each on expert, 1.5 to 4.5 on the others).
-# Then the deeper look (LONG_DEEP_RUNS, --options deep=4, files named _deep; about 1.7 hours each on
-# expert), to be the defaults once played.
+# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0,deep=0, files
+# named _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
+# minutes each). Then the same settings with chained 50/50s guessed first, before the deeper look
+# (LONG_CHAINS_RUNS, --options deep=0, files named _chains; about 25 minutes each on expert, 1.5 to 4.5
+# on the others). Last, today's defaults, the deeper look (LONG_DEEP_RUNS, files named _deep; about 1.7
+# hours each on expert, 5 to 20 minutes on the others).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
-LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0
+LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
+LONG_TODAY_OPTIONS := chains=0,deep=0
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
-LONG_DEEP_RUNS := expert:safe:1000000 expert:zero:1000000
+LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
 define long_runs
 	@for run in $(1); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
@@ -133,19 +134,20 @@ endef
 long-runs: install
 	@mkdir -p results/long
 	$(call long_runs,$(LONG_RUNS),$(LONG_OPTIONS),)
-	$(call long_runs,$(LONG_TODAY_RUNS),chains=0,_2026-11)
-	$(call long_runs,$(LONG_CHAINS_RUNS),,_chains)
-	$(call long_runs,$(LONG_DEEP_RUNS),deep=4,_deep)
+	$(call long_runs,$(LONG_TODAY_RUNS),$(LONG_TODAY_OPTIONS),_2026-11)
+	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0,_chains)
+	$(call long_runs,$(LONG_DEEP_RUNS),,_deep)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
 	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 \
-		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
-		twostep:influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
-		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
-		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0 \
-		twostep:cut=9/10,endgame_compiled=2000,chains=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0 \
-		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0 twostep:chains=0 twostep
+		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
+		twostep:influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
+		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
+		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
+		twostep:cut=9/10,endgame_compiled=2000,chains=0,deep=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
+		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 twostep:chains=0,deep=0 \
+		twostep:deep=0 twostep
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install

@@ -1,6 +1,6 @@
 """The strongest player's time with some options against without (or against other options), on the same games.
 
-    python benchmarks/option_time.py --options deep=4 [--against ""] [--games 300] [--start 0]
+    python benchmarks/option_time.py --options deep=4 --against deep=0 [--games 300] [--start 0]
         [--level expert] [--rule safe] [--first 0,0] [--seed 2026] [--article SIDE/DENSITY]
 
 One process, one core: each game is played by both players in alternating order (the player that plays

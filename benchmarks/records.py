@@ -12,8 +12,8 @@ A longer run of one setting goes to a file of its own (each under 10 MB), e.g. t
 games of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules safe
 --results results/long/expert_safe.sqlite`` (about 80 minutes on two cores). ``--options`` plays the
 player with options, e.g. the defaults before a change (the first long runs were played with those
-before cut=4/5 and the endgame from 5,000 layouts: ``--options cut=9/10,endgame_compiled=2000,chains=0``;
-the record runs before chained 50/50s were guessed first: ``--options chains=0``).
+before cut=4/5 and the endgame from 5,000 layouts: ``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0``;
+the record runs before the deeper look: ``--options deep=0``).
 """
 
 import argparse

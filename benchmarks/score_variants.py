@@ -2,7 +2,7 @@
 
     python benchmarks/score_variants.py [VARIANT ...] [--games 20000] [--start 100000] [--level expert]
         [--rule safe] [--first 0,0] [--seed 2026] [--workers 2]
-        [--stored results/long/expert_safe_chains.sqlite] [--player-options KEY=VALUE,...]
+        [--stored results/long/expert_safe_deep.sqlite] [--player-options KEY=VALUE,...]
 
 Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to ``TwoStepRun``
 (subclasses here, not the library's player):
@@ -19,6 +19,8 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   position's) taken as a float ratio and multiplied by 1 + EPS u, u in [-1, 1] fixed by the count
   and the number: what a compiled game loop, which must rank by floats (counts pass 64 bits), could
   change. ``jitter:0`` is the ratio alone, against the player's exact product form.
+- ``follow:D``: the deeper look (``_next``) followed through one or two certain cells, D opened cells
+  deep: each is opened and its numbers valued so, instead of the certain cell's two-step score.
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
@@ -133,7 +135,27 @@ class SmallInteriorRun(TwoStepRun):
         return off_frontier, lookahead
 
 
+class FollowRun(TwoStepRun):
+    """The deeper look followed through certain cells: after a number that leaves one or two certain cells,
+    each is opened in turn and what its numbers leave is valued the same way, the variant's number of
+    times deep, instead of taking the certain cell's two-step score (one guess less deep than the value
+    after a number that leaves none)."""
+
+    player: VariantPlayer
+
+    def _next(self, after: Analysis, depth: int = 0) -> float:
+        safe = after.certain_safe
+        if not after.lowest_risks(1) or len(safe) >= 3 or not safe or depth >= self.player.value:
+            return super()._next(after)
+        there = after.board
+        return max(
+            sum(a.count / after.count * self._next(a, depth + 1) for a in self.analyzer.what_if(there, d).values())
+            for d in safe
+        )
+
+
 VARIANTS = {
+    "follow": FollowRun,
     "small": SmallInteriorRun,
     "zero": ZeroBonusRun,
     "progress": ProgressBlendRun,
@@ -178,7 +200,7 @@ def main() -> None:
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
-    parser.add_argument("--stored", default="results/long/expert_safe_chains.sqlite")
+    parser.add_argument("--stored", default="results/long/expert_safe_deep.sqlite")
     parser.add_argument("--player-options", default="", help="the player's options under every variant (key=value,...)")
     args = parser.parse_args()
     try:

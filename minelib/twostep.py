@@ -47,9 +47,10 @@ class TwoStepPlayer(LookaheadPlayer):
     50/50s join the candidates, and a candidate's score is multiplied by
     ``1 + influence * L / S`` (L its layouts as a mine of a latent 50/50, S its safe layouts): the
     risk it would have to take anyway weighs less.
-    With ``deep`` (0 turns it off), the best ``deep`` living candidates whose scores are within
+    With ``deep`` (4; 0 turns it off), the best ``deep`` living candidates whose scores are within
     ``deep_margin`` (1/20) of the best, when there are two or more, are looked at one move further
-    (on expert 4.5 times the time a game; measured in ``benchmarks/README.md``), and the best of that is played
+    (on expert 4.5 times the time a game; on by default since 2026-11-26, ``deep=0`` replays the runs
+    before, measured in ``benchmarks/README.md``), and the best of that is played
     (reason "deeper look"): after each number a candidate may show, the best two-step score there,
     a certain cell counting as a move (``_deeper``).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
@@ -77,7 +78,7 @@ class TwoStepPlayer(LookaheadPlayer):
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
         chains: bool = True,
-        deep: int = 0,
+        deep: int = 4,
         deep_margin: Fraction = Fraction(1, 20),
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)

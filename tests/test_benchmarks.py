@@ -18,7 +18,7 @@ TINY = {
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
     "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
-    "option_time.py": ["--options", "deep=4", "--games", "2", "--article", "9/0.1"],
+    "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
     "phases.py": ["--games", "4", "--workers", "1"],
     "players.py": ["--games", "2", "--sizes", "9", "--skip-levels", "--results", "{tmp}/games.jsonl"],
     "records.py": ["--expert", "2", "--others", "2", "--levels", "beginner", "--results", "{tmp}/records.sqlite"],
