@@ -34,10 +34,15 @@ def add_slice_arguments(parser: argparse.ArgumentParser, games: int, options: bo
     parser.add_argument("--workers", type=int, default=2)
 
 
-def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ex.Setting:
-    """The setting the arguments name, through the games asked for (a bad one is the parser's error)."""
+def check_slice(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--games`` and ``--start`` name games that exist (a bad one is the parser's error)."""
     if args.games < 1 or args.start < 0:
         parser.error("--games must be positive and --start not negative")
+
+
+def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ex.Setting:
+    """The setting the arguments name, through the games asked for (a bad one is the parser's error)."""
+    check_slice(parser, args)
     size, mines = ex.LEVELS[args.level]
     try:
         return ex.Setting(

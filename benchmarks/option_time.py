@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from common import add_slice_arguments, slice_setting
+from common import add_slice_arguments, check_slice, slice_setting
 
 from minelib import experiments as ex
 from minelib.players import make_player
@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--against", default="", help="the other player's options (default: the defaults)")
     parser.add_argument("--article", default="", help="article 003's board instead, as SIDE/DENSITY (e.g. 20/0.2)")
     args = parser.parse_args()
+    check_slice(parser, args)
     if args.article:
         try:
             side, density = args.article.split("/")

@@ -92,6 +92,8 @@ def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
         ("optimal.py --boards 3x3/10", "10 mines do not fit on a 3x3 board"),
         ("optimal.py --ideas-boards 4x5", "a board is written HxW/mines"),
         ("optimal.py --engines numba", "--engines: each of auto, compiled, python"),
+        ("option_time.py --options deep=0 --start -2 --article 9/0.1", "--start not negative"),
+        ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
     ],
 )
 def test_a_bad_argument_is_a_usage_error_that_names_it(command, message):
