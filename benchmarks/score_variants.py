@@ -21,6 +21,12 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   change. ``jitter:0`` is the ratio alone, against the player's exact product form.
 - ``follow:D``: the deeper look (``_next``) followed through one or two certain cells, D opened cells
   deep: each is opened and its numbers valued so, instead of the certain cell's two-step score.
+- ``far:K``: not a score but the candidates: up to K cells two straight from a number (JSMinesweeper's
+  offsets), away from the numbers, fewest unopened neighbours first, weighed besides the player's own
+  (its 3 away from the numbers are those with the fewest unopened neighbours: after a corner's 1 the
+  other corners, not (0, 2), which scores higher).
+- ``deep50``: the cell of a forced 50/50 and of the "50/50 or safe" cells chosen by the deeper look's
+  value, not the two-step score.
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
@@ -43,8 +49,9 @@ from common import add_slice_arguments, map_chunks, slice_setting
 from minelib import experiments as ex
 from minelib import strength
 from minelib.analysis import Analysis
-from minelib.board import Board, Cell
+from minelib.board import UNOPENED, Board, Cell
 from minelib.game import Game
+from minelib.moves import Move
 from minelib.players import parse_options
 from minelib.report import text_table
 from minelib.twostep import TwoStepPlayer, TwoStepRun
@@ -135,6 +142,99 @@ class SmallInteriorRun(TwoStepRun):
         return off_frontier, lookahead
 
 
+class FarRun(TwoStepRun):
+    """Up to the variant's number of cells two straight from a number (away from the numbers, safe enough,
+    fewest unopened neighbours first, then row by row) weighed besides the player's candidates: the player's
+    3 cells away from the numbers are those with the fewest unopened neighbours, so that after a corner's 1
+    the other corners are weighed and (0, 2), which scores higher, is not."""
+
+    player: VariantPlayer
+    _ranks: np.ndarray
+
+    def _limits(self, board: Board, ranks: np.ndarray) -> tuple[int, int]:
+        self._ranks = ranks
+        return super()._limits(board, ranks)
+
+    def candidates(self, board: Board, result: Analysis) -> tuple[Fraction, list[Cell]]:
+        lowest, chosen = super().candidates(board, result)
+        ranks, values, width = self._ranks, board.values.ravel(), board.size.width
+        table, count = self.sweep.table, self.sweep.count
+        near = np.arange(table.shape[1]) < count[:, None]
+        numbered = (near & (values[table] >= 0)).any(axis=1)
+        around = (near & (values[table] == UNOPENED)).sum(axis=1)
+        grid = values.reshape(-1, width) >= 0
+        far = np.zeros_like(grid)
+        far[2:] |= grid[:-2]
+        far[:-2] |= grid[2:]
+        far[:, 2:] |= grid[:, :-2]
+        far[:, :-2] |= grid[:, 2:]
+        taken = {y * width + x for y, x in chosen}
+        cells = np.flatnonzero((ranks >= 0) & ~numbered & far.ravel())
+        extra = sorted((c for c in cells.tolist() if c not in taken), key=lambda c: (around[c], c))
+        extra = extra[: int(self.player.value)]
+        if not extra:
+            return lowest, chosen
+        ids = sorted(list(taken) + extra, key=lambda c: (ranks[c], c))
+        return lowest, [divmod(c, width) for c in ids]
+
+
+class DeepFiftyRun(TwoStepRun):
+    """The cell of a forced 50/50 (a pair or a chain) and of the "50/50 or safe" cells chosen by the deeper
+    look's value (``_deeper``), living ones first, instead of the two-step score."""
+
+    player: VariantPlayer
+
+    def _ranked(self, board: Board, result: Analysis, cell: Cell) -> tuple[bool, float]:
+        living, _ = super()._ranked(board, result, cell)
+        return living, round(self._deeper(board, result, cell), 9)
+
+
+class SecondLookRun(TwoStepRun):
+    """A second deeper look where the first leaves a near tie: when the two best of the deeper look are
+    within the variant's number of each other (and no latent 50/50 weighs them), each is valued one move
+    further again: over its numbers, the best deeper-look value of the position it leaves (of its certain
+    cells when one or two are, 1 when three or more are or the game is won, else of the two best living
+    candidates there by two-step score), and the better is played (the first on a tie)."""
+
+    player: VariantPlayer
+
+    def guess(self, board: Board, mines: int, result: Analysis) -> Move:
+        move = super().guess(board, mines, result)
+        if self.reason != "deeper look":
+            return move
+        first, second = self.ranked[:2]
+        assert first.deeper is not None and second.deeper is not None
+        if first.deeper - second.deeper > self.player.value:
+            return move
+        if any(abs(r.deeper - round(self._deeper(board, result, r.cell), 9)) > 1e-9 for r in (first, second)):
+            return move  # weighed by a latent 50/50: left as it is
+        values = [round(self._second(board, result, r.cell), 9) for r in (first, second)]
+        if values[1] > values[0]:
+            self.reason = "second deeper look"
+            return Move("open", second.cell, False, result.probability(second.cell))
+        return move
+
+    def _second(self, board: Board, result: Analysis, cell: Cell) -> float:
+        return sum(
+            after.count / result.count * self._best(after) for after in self.analyzer.what_if(board, cell).values()
+        )
+
+    def _best(self, after: Analysis) -> float:
+        if not after.lowest_risks(1):
+            return 1.0
+        there, safe = after.board, after.certain_safe
+        if len(safe) >= 3:
+            return 1.0
+        if safe:
+            return max(self._deeper(there, after, d) for d in safe)
+        scored = []
+        for d in self.candidates(there, after)[1]:
+            living, score, _ = self.score(there, after, d)
+            scored.append((living, round(score, 9), d))
+        scored.sort(key=lambda e: e[:2], reverse=True)
+        return max(self._deeper(there, after, d) for _, _, d in scored[:2])
+
+
 class FollowRun(TwoStepRun):
     """The deeper look followed through certain cells: after a number that leaves one or two certain cells,
     each is opened in turn and what its numbers leave is valued the same way, the variant's number of
@@ -155,6 +255,9 @@ class FollowRun(TwoStepRun):
 
 
 VARIANTS = {
+    "second": SecondLookRun,
+    "deep50": DeepFiftyRun,
+    "far": FarRun,
     "follow": FollowRun,
     "small": SmallInteriorRun,
     "zero": ZeroBonusRun,
@@ -182,9 +285,9 @@ def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
     name, _, value = text.partition(":")
     if name not in VARIANTS:
         raise ValueError(f"unknown variant {name!r} (expected one of {', '.join(VARIANTS)})")
-    if name == "uncertain":
+    if name in ("uncertain", "deep50"):
         if value:
-            raise ValueError("the variant uncertain takes no number")
+            raise ValueError(f"the variant {name} takes no number")
         return VARIANTS[name], 0.0
     try:
         number = math.inf if value == "inf" else float(Fraction(value))
@@ -196,7 +299,10 @@ def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "variants", nargs="*", default=DEFAULT_VARIANTS, help="zero:BETA, progress:BP, uncertain, jitter:EPS or small:N"
+        "variants",
+        nargs="*",
+        default=DEFAULT_VARIANTS,
+        help="zero:BETA, progress:BP, uncertain, jitter:EPS, follow:D, far:K, deep50 or small:N",
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)

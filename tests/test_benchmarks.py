@@ -25,7 +25,7 @@ TINY = {
     "regret.py": ["--games", "2", "--workers", "1"],
     "rollouts.py": ["--games", "2", "--samples", "4", "--workers", "1"],
     "runner_up.py": ["--games", "2", "--workers", "1"],
-    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30"],
+    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30", "far:2", "deep50", "second:1/100"],
     "second_click.py": ["--games", "4", "--workers", "1"],
 }
 
@@ -61,6 +61,33 @@ def test_second_click_asks_of_the_third_click_after_a_given_second():
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert bad.returncode != 0 and "--after takes one cell" in bad.stderr
+
+
+def test_score_variants_far_weighs_the_cells_two_straight_from_a_number():
+    # after a corner's 1 the player's 3 cells away from the numbers are the other corners (fewest unopened
+    # neighbours); far:2 adds (0, 2) and (2, 0), which score higher, so that the player opens one of them
+    check = (
+        "from score_variants import VariantPlayer, FarRun, parse_variant\n"
+        "from minelib.board import Board\n"
+        "from minelib.game import Game\n"
+        "board = Board.from_text('1' + '.' * 29 + ('\\n' + '.' * 30) * 15)\n"
+        "for k in (0, 2):\n"
+        "    run = FarRun(Game.showing(board, 99), False, VariantPlayer(FarRun, k))\n"
+        "    result = run.analyzer.analyze(board)\n"
+        "    print(k, run.candidates(board, result)[1], run.guess(board, 99, result).cell)\n"
+        "try:\n"
+        "    parse_variant('deep50:3')\n"
+        "except ValueError as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == "0 [(0, 29), (15, 0), (15, 29), (0, 1), (1, 0), (1, 1)] (0, 29)"
+    assert lines[1] == "2 [(0, 2), (0, 29), (2, 0), (15, 0), (15, 29), (0, 1), (1, 0), (1, 1)] (0, 2)"
+    assert lines[2] == "the variant deep50 takes no number"
 
 
 def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
