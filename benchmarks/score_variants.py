@@ -215,9 +215,7 @@ class SecondLookRun(TwoStepRun):
         return move
 
     def _second(self, board: Board, result: Analysis, cell: Cell) -> float:
-        return sum(
-            after.count / result.count * self._best(after) for after in self.analyzer.what_if(board, cell).values()
-        )
+        return self._deeper(board, result, cell, self._best)
 
     def _best(self, after: Analysis) -> float:
         if not after.lowest_risks(1):

@@ -7,6 +7,7 @@ cells, forced and latent 50/50s, and the exact endgame from thousands of layouts
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -173,13 +174,14 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0], deeper.get(c)) for c in order]
         return Move("open", order[0], False, risk(order[0]))
 
-    def _deeper(self, board: Board, result: Analysis, cell: Cell) -> float:
+    def _deeper(
+        self, board: Board, result: Analysis, cell: Cell, value: Callable[[Analysis], float] | None = None
+    ) -> float:
         """The two-step score one move further: over the numbers ``cell`` may show (weighted by their
         layouts, so that its safety is in), the best two-step score in the position each leaves
-        (``_next``)."""
-        return sum(
-            after.count / result.count * self._next(after) for after in self.analyzer.what_if(board, cell).values()
-        )
+        (``_next``, or ``value``)."""
+        value = value or self._next
+        return sum(after.count / result.count * value(after) for after in self.analyzer.what_if(board, cell).values())
 
     def _next(self, after: Analysis) -> float:
         """The best two-step score in the position ``after``, a certain cell counting as a move: 1 when

@@ -30,6 +30,15 @@ TINY = {
 }
 
 
+def run_in_benchmarks(code: str) -> str:
+    """What ``code`` prints, run by Python in benchmarks/ (where the scripts import each other)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 def test_every_script_has_its_tiny_run():
     scripts = {p.name for p in (ROOT / "benchmarks").glob("*.py")} - {"common.py"}
     assert scripts == set(TINY)
@@ -80,11 +89,7 @@ def test_score_variants_far_weighs_the_cells_two_straight_from_a_number():
         "except ValueError as e:\n"
         "    print(e)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", check], cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    lines = done.stdout.splitlines()
+    lines = run_in_benchmarks(check).splitlines()
     assert lines[0] == "0 [(0, 29), (15, 0), (15, 29), (0, 1), (1, 0), (1, 1)] (0, 29)"
     assert lines[1] == "2 [(0, 2), (0, 29), (2, 0), (15, 0), (15, 29), (0, 1), (1, 0), (1, 1)] (0, 2)"
     assert lines[2] == "the variant deep50 takes no number"
@@ -100,11 +105,7 @@ def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
         " if not getattr(m, n).signatures]\n"
         "print(cold)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", check], cwd=ROOT / "benchmarks", capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip() == "[]"
+    assert run_in_benchmarks(check).strip() == "[]"
 
 
 @pytest.mark.parametrize(
