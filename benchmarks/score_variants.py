@@ -54,7 +54,7 @@ from minelib.game import Game
 from minelib.moves import Move
 from minelib.players import parse_options
 from minelib.report import text_table
-from minelib.twostep import TwoStepPlayer, TwoStepRun
+from minelib.twostep import TwoStepPlayer, TwoStepRun, _settled
 
 
 class VariantPlayer(TwoStepPlayer):
@@ -218,11 +218,9 @@ class SecondLookRun(TwoStepRun):
         return self._deeper(board, result, cell, self._best)
 
     def _best(self, after: Analysis) -> float:
-        if not after.lowest_risks(1):
+        if _settled(after):
             return 1.0
         there, safe = after.board, after.certain_safe
-        if len(safe) >= 3:
-            return 1.0
         if safe:
             return max(self._deeper(there, after, d) for d in safe)
         scored = []
@@ -243,7 +241,7 @@ class FollowRun(TwoStepRun):
 
     def _next(self, after: Analysis, depth: int = 0) -> float:
         safe = after.certain_safe
-        if not after.lowest_risks(1) or len(safe) >= 3 or not safe or depth >= self.player.value:
+        if _settled(after) or not safe or depth >= self.player.value:
             return super()._next(after)
         there = after.board
         return max(

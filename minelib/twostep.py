@@ -189,11 +189,9 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         a blend of 1), the best of the certain cells' scores when one or two are, else the best of
         the candidates the player would weigh there (living ones first; safest first, stopping at
         the first whose safety is below the best score found: a score is at most its safety)."""
-        if not after.lowest_risks(1):
+        if _settled(after):
             return 1.0
         there, safe = after.board, after.certain_safe
-        if len(safe) >= 3:
-            return 1.0
         if safe:
             return max(self.score(there, after, d)[1] for d in safe)
         found = (False, -1.0)
@@ -289,6 +287,12 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         s1 = 1 - low[0]
         s2 = 1 - low[1] if len(low) > 1 else s1
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+def _settled(after: Analysis) -> bool:
+    """Whether the deeper look values the position ``after`` at 1: the game is won there, or three cells
+    or more are certain (after any of them, two are left: a blend of 1)."""
+    return not after.lowest_risks(1) or len(after.certain_safe) >= 3
 
 
 def _ranks(ratios: list[tuple[int, int]], present: list[int], cut: Fraction) -> tuple[Fraction, np.ndarray]:
