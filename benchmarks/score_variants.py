@@ -27,6 +27,8 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   other corners, not (0, 2), which scores higher).
 - ``deep50``: the cell of a forced 50/50 and of the "50/50 or safe" cells chosen by the deeper look's
   value, not the two-step score.
+- ``second:EPS``: a second deeper look where the deeper look's two best are within EPS: each valued one
+  move further again, by the best deeper-look value after each number it may show.
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
@@ -124,7 +126,17 @@ def _spread(count: int, number: int) -> float:
     return (count * 2_654_435_761 + number * 40_503) % 2_000_003 / 1_000_001.5 - 1
 
 
-class SmallInteriorRun(TwoStepRun):
+class NeighboursRun(TwoStepRun):
+    """A variant that reads each cell's neighbours (``_neighbours``)."""
+
+    def _neighbours(self, board: Board) -> tuple[np.ndarray, np.ndarray]:
+        """Per cell, whether it is next to a number, and how many of its neighbours are unopened."""
+        values, table, count = board.values.ravel(), self.sweep.table, self.sweep.count
+        near = np.arange(table.shape[1]) < count[:, None]
+        return (near & (values[table] >= 0)).any(axis=1), (near & (values[table] == UNOPENED)).sum(axis=1)
+
+
+class SmallInteriorRun(NeighboursRun):
     """Every cell away from the numbers weighed (safe enough, as always) when fewer than the variant's
     number are left, and the candidates' limit raised by as many: JSMinesweeper's 30."""
 
@@ -132,17 +144,14 @@ class SmallInteriorRun(TwoStepRun):
 
     def _limits(self, board: Board, ranks: np.ndarray) -> tuple[int, int]:
         off_frontier, lookahead = super()._limits(board, ranks)
-        values, table, count = board.values.ravel(), self.sweep.table, self.sweep.count
-        numbered = np.zeros(len(values), bool)  # next to a number
-        for k in range(table.shape[1]):
-            numbered |= (k < count) & (values[table[:, k]] >= 0)
+        numbered, _ = self._neighbours(board)
         interior = int(np.count_nonzero((ranks >= 0) & ~numbered))
         if off_frontier < interior < self.player.value:
             return interior, lookahead + interior - off_frontier
         return off_frontier, lookahead
 
 
-class FarRun(TwoStepRun):
+class FarRun(NeighboursRun):
     """Up to the variant's number of cells two straight from a number (away from the numbers, safe enough,
     fewest unopened neighbours first, then row by row) weighed besides the player's candidates: the player's
     3 cells away from the numbers are those with the fewest unopened neighbours, so that after a corner's 1
@@ -158,10 +167,7 @@ class FarRun(TwoStepRun):
     def candidates(self, board: Board, result: Analysis) -> tuple[Fraction, list[Cell]]:
         lowest, chosen = super().candidates(board, result)
         ranks, values, width = self._ranks, board.values.ravel(), board.size.width
-        table, count = self.sweep.table, self.sweep.count
-        near = np.arange(table.shape[1]) < count[:, None]
-        numbered = (near & (values[table] >= 0)).any(axis=1)
-        around = (near & (values[table] == UNOPENED)).sum(axis=1)
+        numbered, around = self._neighbours(board)
         grid = values.reshape(-1, width) >= 0
         far = np.zeros_like(grid)
         far[2:] |= grid[:-2]
@@ -298,7 +304,7 @@ def main() -> None:
         "variants",
         nargs="*",
         default=DEFAULT_VARIANTS,
-        help="zero:BETA, progress:BP, uncertain, jitter:EPS, follow:D, far:K, deep50 or small:N",
+        help="zero:BETA, progress:BP, uncertain, jitter:EPS, follow:D, far:K, deep50, second:EPS or small:N",
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
