@@ -1,7 +1,7 @@
 """A player's guesses under the lens: their exact regrets where the search reaches, the positions
-they are made in, a game replayed with the runner-up opened at one of them, and the candidates of a
-guess played out on layouts drawn from its position (notebook 06 and the benchmarks measure where
-games are lost with these).
+they are made in, a game replayed with the runner-up opened at one of them, the candidates of a
+guess played out on layouts drawn from its position, and a player's advantage over another where
+their guesses part (notebook 06 and the benchmarks measure where games are lost with these).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from minelib.game import Game
 from minelib.lookahead import LookaheadPlayer, LookaheadRun
 from minelib.moves import Move, Record
 from minelib.optimal import COMPILED_CELLS
+from minelib.sampling import RankedLayouts
 from minelib.twostep import TwoStepPlayer, TwoStepRun
 
 
@@ -190,16 +191,71 @@ def rollout_wins(
     wins = np.zeros((len(masks), len(cells)), dtype=bool)
     for i, mask in enumerate(masks):
         for j, cell in enumerate(cells):
+            if mask[cell]:  # the cell is a mine there: lost at once, no game to play
+                continue
             game = Game(board.size, mines, rule, layout=mask)
             wins[i, j] = player.play(game, first, then=opened + (cell,)).won
     return wins
 
 
+@dataclass(frozen=True)
+class Advantage:
+    """A guess where a player parts from a baseline: the layouts left, the player's cell, the baseline's,
+    and the player's advantage there, the baseline's win rate playing on after the player's cell less
+    after its own, over ``samples`` layouts of the position (drawn, or every one: then exact)."""
+
+    layouts: int
+    cell: Cell
+    other: Cell
+    advantage: Fraction
+    samples: int
+
+
+def guess_advantages(
+    player: LookaheadPlayer,
+    baseline: LookaheadPlayer,
+    game: Game,
+    first: Cell,
+    samples: int | None = None,
+    seed: int = 0,
+) -> tuple[Record, list[Advantage]]:
+    """Play ``game`` from ``first`` as ``player`` does and, at each of its guesses (the exact endgame's
+    moves too) where ``baseline`` would open another cell, the player's advantage there: both cells
+    opened on the same layouts of the position, ``samples`` drawn uniformly (``seed``, then one more
+    per guess) or, with None, every one, the baseline playing on (``rollout_wins``).
+
+    Summed along a game, the advantages are an unbiased estimate of what the player wins more than
+    the baseline, game for game (the performance difference lemma: a position's layouts are uniform
+    given what it shows, so the baseline's win rate after a cell is its value there, and the sum of
+    the player's steps' gains over it telescopes to the difference of the two win rates). It sees
+    the difference of two players with far less noise than their won games do, which differ by the
+    luck of the later guesses (``benchmarks/advantage.py``); with every layout it is exact (a test
+    checks the identity on small boards)."""
+    found: list[Advantage] = []
+
+    def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
+        other = baseline.recommend(board, mines)
+        if other.cell == move.cell:
+            return
+        layouts = RankedLayouts(board, mines)
+        if samples is None:
+            masks = [layouts.layout(rank) for rank in range(layouts.count)]
+        else:
+            masks = layouts.sample(samples, seed=seed + len(found))
+        wins = rollout_wins(baseline, game.first_click, first, board, mines, [move.cell, other.cell], masks)
+        advantage = Fraction(int(wins[:, 0].sum()) - int(wins[:, 1].sum()), len(masks))
+        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks)))
+
+    return _watch(player, game, first, note, endgame=True), found
+
+
 __all__ = [
+    "Advantage",
     "Decision",
     "Guess",
     "Regret",
     "forced_guesses",
+    "guess_advantages",
     "guess_positions",
     "guess_regrets",
     "play_runner_up",

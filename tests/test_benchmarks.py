@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
 TINY = {
+    "advantage.py": ["--games", "4", "--samples", "2", "--workers", "1", "--player-options", "deep=0"],
     "analyze.py": ["--positions", "3", "--repeat", "1"],
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
     "endgame.py": ["--games", "2", "--bands", "2-24"],
@@ -121,6 +122,9 @@ def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
         ("optimal.py --ideas-boards 4x5", "a board is written HxW/mines"),
         ("optimal.py --engines numba", "--engines: each of auto, compiled, python"),
         ("option_time.py --options deep=0 --start -2 --article 9/0.1", "--start not negative"),
+        ("advantage.py --samples 0", "--samples: every number must be at least 1"),
+        ("advantage.py --baseline-options deep=-1", "--baseline-options 'deep=-1'"),
+        ("advantage.py nonsense:1", "unknown variant 'nonsense'"),
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
     ],
 )

@@ -723,6 +723,71 @@ def test_a_rollout_on_the_hidden_layout_with_the_players_choice_is_the_players_o
     assert decisions >= 10 and losses >= 3
 
 
+@pytest.mark.parametrize(
+    "size, mines, rule, first, player, baseline",
+    [
+        ("3x3", 3, "safe", (0, 0), "optimal", "safest"),
+        ("4x3", 3, "safe", (0, 0), "optimal", "safest"),
+        ("4x3", 3, "safe", (0, 0), "safest", "optimal"),
+        ("4x4", 3, "safe", (0, 0), "twostep", "lookahead"),
+    ],
+)
+def test_advantages_along_the_games_add_up_to_the_difference_of_the_win_rates(
+    size, mines, rule, first, player, baseline
+):
+    """What benchmarks/advantage.py stands on (the performance difference lemma): over every layout, a
+    player's advantages over a baseline, each with every layout of its position, sum exactly to the
+    difference of their won games; and the games are the player's own. With the baseline's play after
+    the first step replaced by the player's (the rollouts continued by the wrong player), the
+    optimal/safest boards break the identity."""
+    from itertools import combinations
+
+    from minelib.guesses import guess_advantages
+
+    made = {
+        "optimal": LookaheadPlayer(endgame_layouts=10**6, endgame_cells=None),  # the exact move everywhere
+        "safest": LookaheadPlayer(endgame_layouts=0, lookahead=0),
+        "lookahead": LookaheadPlayer(endgame_layouts=0),
+        "twostep": TwoStepPlayer(endgame_layouts=0, endgame_compiled=0),
+    }
+    one, other = made[player], made[baseline]
+    board = BoardSize.parse(size)
+    cells = [c for c in board.cells() if c != first]
+    advantage, difference, parted = Fraction(0), 0, 0
+    for layout in combinations(cells, mines):
+        mask = np.zeros((board.height, board.width), dtype=bool)
+        mask[tuple(np.array(layout).T)] = True
+        record, found = guess_advantages(one, other, Game(board, mines, rule, layout=mask), first)
+        own = one.play(Game(board, mines, rule, layout=mask), first)
+        assert (record.won, record.guesses) == (own.won, own.guesses)
+        base = other.play(Game(board, mines, rule, layout=mask), first)
+        difference += int(record.won) - int(base.won)
+        advantage += sum((a.advantage for a in found), Fraction(0))
+        parted += len(found)
+        assert all(a.cell != a.other and a.samples == a.layouts for a in found)
+    assert parted > 0 and difference != 0  # the two part somewhere and differ in the sum: not 0 = 0
+    assert advantage == difference
+
+
+def test_sampled_advantages_are_reproducible_and_none_where_the_players_agree():
+    """``guess_advantages`` with drawn layouts: the same seed, the same advantages (each a multiple of
+    1 / samples); a player against itself parts nowhere."""
+    from minelib import experiments as ex
+    from minelib.guesses import guess_advantages
+
+    setting = ex.record_setting("intermediate", "safe", "0,0", 30)
+    player, baseline = TwoStepPlayer(), LookaheadPlayer(endgame_layouts=0, lookahead=0)
+    parted = 0
+    for index in range(setting.games):
+        first_run = guess_advantages(player, baseline, *ex.setting_game(setting, index), samples=6, seed=index)[1]
+        again = guess_advantages(player, baseline, *ex.setting_game(setting, index), samples=6, seed=index)[1]
+        assert first_run == again
+        assert all(a.samples == 6 and (a.advantage * 6).denominator == 1 for a in first_run)
+        parted += len(first_run)
+        assert guess_advantages(player, TwoStepPlayer(), *ex.setting_game(setting, index), samples=6)[1] == []
+    assert parted >= 3
+
+
 def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
     """``explain``: the move of ``recommend``, the reason for it, and, when a ranking decided, every
     guess ranked with its exact probability, the move first, in the player's order of preference."""

@@ -1,0 +1,111 @@
+"""A change to the player measured by its advantage where it parts from today's player, not by won games.
+
+    python benchmarks/advantage.py [VARIANT] [--player-options KEY=VALUE,...] [--baseline-options ...]
+        [--games 1000] [--start 100000] [--samples 20] [--level expert] [--rule safe] [--first 0,0]
+        [--seed 2026] [--workers 2] [--stored results/long/expert_safe_deep.sqlite]
+
+The player with the change (a VARIANT of ``score_variants.py``, by default ``small:0``, the player
+itself, and ``--player-options``) plays games of a record setting; at each of its guesses where the
+baseline (today's player, with ``--baseline-options``) would open another cell, ``--samples`` layouts
+are drawn from the position and both cells opened on each, the baseline playing on
+(``guesses.guess_advantages``): the change's advantage there. Summed along a game it is an unbiased
+estimate of what the change wins more than the baseline on that game, without the luck of the later
+guesses that makes two players' won games differ: on the same games its interval is several times
+narrower than the won games' (both are printed, the won games' against the stored run of today's
+defaults, when it holds the games and the baseline is today's player). The interval is over games, so
+it holds the noise of the drawn layouts too. For reading, not asserting.
+"""
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+from common import add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
+from score_variants import VariantPlayer, parse_variant
+
+from minelib import experiments as ex
+from minelib import strength
+from minelib.guesses import guess_advantages
+from minelib.players import parse_options
+from minelib.report import text_table
+from minelib.twostep import TwoStepPlayer, TwoStepRun
+
+MILLION = 1_000_000
+
+
+def play_chunk(
+    setting: ex.Setting,
+    indices: list[int],
+    run: type[TwoStepRun],
+    value: float,
+    options: str,
+    baseline_options: str,
+    samples: int,
+) -> list[tuple[int, bool, int, list[tuple[int, float]]]]:
+    """Per game: its index, whether the changed player won it, its guesses, and per guess where it parts
+    from the baseline (layouts left, advantage)."""
+    player = VariantPlayer(run, value, options)
+    baseline = TwoStepPlayer(**parse_options(baseline_options))
+    rows = []
+    for index in indices:
+        game, first = ex.setting_game(setting, index)
+        record, found = guess_advantages(player, baseline, game, first, samples, seed=index * 1000)
+        rows.append((index, record.won, record.guesses, [(a.layouts, float(a.advantage)) for a in found]))
+    return rows
+
+
+def interval(values: list[float]) -> str:
+    """Mean and 95% interval over games, in points."""
+    v = np.array(values) * 100
+    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
+    return f"{v.mean():+.3f} [{v.mean() - half:+.3f}, {v.mean() + half:+.3f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant", nargs="?", default="small:0", help="a variant of score_variants.py")
+    add_slice_arguments(parser, games=1000, options=False)
+    parser.set_defaults(start=100_000)
+    parser.add_argument("--player-options", default="", help="the changed player's options (key=value,...)")
+    parser.add_argument("--baseline-options", default="", help="the baseline's options (today's player's if none)")
+    parser.add_argument("--samples", default="20", help="layouts drawn at each guess where the two part")
+    parser.add_argument("--stored", default="results/long/expert_safe_deep.sqlite")
+    args = parser.parse_args()
+    (samples,) = numbers(parser, "--samples", args.samples)
+    for option, text in (("--player-options", args.player_options), ("--baseline-options", args.baseline_options)):
+        try:
+            TwoStepPlayer(**parse_options(text))
+        except (ValueError, TypeError) as error:
+            parser.error(f"{option} {text!r}: {error}")
+    try:
+        run, value = parse_variant(args.variant)
+    except ValueError as error:
+        parser.error(str(error))
+    setting = slice_setting(parser, args)
+    rows = map_chunks(play_chunk, setting, args, run, value, args.player_options, args.baseline_options, samples)
+    print(
+        f"{slice_title(args, options=False)}: {args.variant}"
+        + (f" with {args.player_options}" if args.player_options else "")
+        + " against today's player"
+        + (f" with {args.baseline_options}" if args.baseline_options else "")
+        + f", {samples} layouts at each guess where they part"
+    )
+    table = []
+    for label, keep in (
+        ("every guess", lambda layouts: True),
+        ("more than a million layouts", lambda layouts: layouts > MILLION),
+        ("a million layouts or fewer", lambda layouts: layouts <= MILLION),
+    ):
+        per_game = [sum(a for layouts, a in found if keep(layouts)) for _, _, _, found in rows]
+        parted = sum(keep(layouts) for _, _, _, found in rows for layouts, _ in found)
+        table.append({"where": label, "games": len(rows), "guesses parting": parted, "advantage": interval(per_game)})
+    print(text_table(table))
+    stored = ex.load(args.stored, setting) if Path(args.stored).exists() and not args.baseline_options else {}
+    if all(index in stored for index, _, _, _ in rows):
+        won = [w for _, w, _, _ in rows]
+        base = [stored[index]["won"] for index, _, _, _ in rows]
+        print(f"won games against {args.stored}: {sum(won)} against {sum(base)}, {strength.paired_text(won, base)}")
+
+
+if __name__ == "__main__":
+    main()
