@@ -10,10 +10,12 @@ baseline (today's player, with ``--baseline-options``) would open another cell, 
 are drawn from the position and both cells opened on each, the baseline playing on
 (``guesses.guess_advantages``): the change's advantage there. Summed along a game it is an unbiased
 estimate of what the change wins more than the baseline on that game, without the luck of the later
-guesses that makes two players' won games differ: on the same games its interval is several times
-narrower than the won games' (both are printed, the won games' against the stored run of today's
-defaults, when it holds the games and the baseline is today's player). The interval is over games, so
-it holds the noise of the drawn layouts too. For reading, not asserting.
+guesses that makes two players' won games differ: on the same expert games its interval was a third
+as wide as the won games' (both are printed, the won games' against the stored run of today's
+defaults, when it holds the games and the baseline is today's player), for the CPU of the rollouts
+(per CPU second about even with won games for a change as dear as the player, better for a dearer
+one: ``benchmarks/README.md``). The interval is over games, so it holds the noise of the drawn
+layouts too. For reading, not asserting.
 """
 
 import argparse

@@ -227,10 +227,10 @@ def guess_advantages(
     Summed along a game, the advantages are an unbiased estimate of what the player wins more than
     the baseline, game for game (the performance difference lemma: a position's layouts are uniform
     given what it shows, so the baseline's win rate after a cell is its value there, and the sum of
-    the player's steps' gains over it telescopes to the difference of the two win rates). It sees
-    the difference of two players with far less noise than their won games do, which differ by the
-    luck of the later guesses (``benchmarks/advantage.py``); with every layout it is exact (a test
-    checks the identity on small boards)."""
+    the player's steps' gains over it telescopes to the difference of the two win rates). It is spared
+    the luck of the later guesses by which two players' won games differ, at the cost of the
+    rollouts (``benchmarks/advantage.py``); with every layout it is exact (a test checks the identity
+    on small boards)."""
     found: list[Advantage] = []
 
     def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
