@@ -21,7 +21,6 @@ layouts too. For reading, not asserting.
 import argparse
 from pathlib import Path
 
-import numpy as np
 from common import add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
 from score_variants import VariantPlayer, parse_variant
 
@@ -43,24 +42,17 @@ def play_chunk(
     options: str,
     baseline_options: str,
     samples: int,
-) -> list[tuple[int, bool, int, list[tuple[int, float]]]]:
-    """Per game: its index, whether the changed player won it, its guesses, and per guess where it parts
-    from the baseline (layouts left, advantage)."""
+) -> list[tuple[int, bool, list[tuple[int, float]]]]:
+    """Per game: its index, whether the changed player won it, and per guess where it parts from the
+    baseline (layouts left, advantage)."""
     player = VariantPlayer(run, value, options)
     baseline = TwoStepPlayer(**parse_options(baseline_options))
     rows = []
     for index in indices:
         game, first = ex.setting_game(setting, index)
         record, found = guess_advantages(player, baseline, game, first, samples, seed=index * 1000)
-        rows.append((index, record.won, record.guesses, [(a.layouts, float(a.advantage)) for a in found]))
+        rows.append((index, record.won, [(a.layouts, float(a.advantage)) for a in found]))
     return rows
-
-
-def interval(values: list[float]) -> str:
-    """Mean and 95% interval over games, in points."""
-    v = np.array(values) * 100
-    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v)) if len(v) > 1 else float("nan")
-    return f"{v.mean():+.3f} [{v.mean() - half:+.3f}, {v.mean() + half:+.3f}]"
 
 
 def main() -> None:
@@ -98,14 +90,15 @@ def main() -> None:
         ("more than a million layouts", lambda layouts: layouts > MILLION),
         ("a million layouts or fewer", lambda layouts: layouts <= MILLION),
     ):
-        per_game = [sum(a for layouts, a in found if keep(layouts)) for _, _, _, found in rows]
-        parted = sum(keep(layouts) for _, _, _, found in rows for layouts, _ in found)
-        table.append({"where": label, "games": len(rows), "guesses parting": parted, "advantage": interval(per_game)})
+        per_game = [sum(a for layouts, a in found if keep(layouts)) for _, _, found in rows]
+        parted = sum(keep(layouts) for _, _, found in rows for layouts, _ in found)
+        advantage = strength.difference_text(per_game)
+        table.append({"where": label, "games": len(rows), "guesses parting": parted, "advantage": advantage})
     print(text_table(table))
     stored = ex.load(args.stored, setting) if Path(args.stored).exists() and not args.baseline_options else {}
-    if all(index in stored for index, _, _, _ in rows):
-        won = [w for _, w, _, _ in rows]
-        base = [stored[index]["won"] for index, _, _, _ in rows]
+    if all(index in stored for index, _, _ in rows):
+        won = [w for _, w, _ in rows]
+        base = [stored[index]["won"] for index, _, _ in rows]
         print(f"won games against {args.stored}: {sum(won)} against {sum(base)}, {strength.paired_text(won, base)}")
 
 

@@ -209,20 +209,30 @@ def first_number_rows(results: Path | str, setting: Setting, games: int) -> list
     return rows
 
 
-def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
-    """The mean of ``won - base`` over paired games (the same game played two ways), and the half
-    width of its 95% interval."""
-    diff = [int(a) - int(b) for a, b in zip(won, base, strict=True)]
+def mean_difference(diff: Sequence[float]) -> tuple[float, float]:
+    """The mean of per-game differences of win rate (a paired game's ``won - base``, or a game's summed
+    advantages, ``guesses.guess_advantages``), and the half width of its 95% interval."""
     if not diff:
         raise ValueError("no paired games to compare")
     return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
 
 
-def paired_text(won: Sequence[bool], base: Sequence[bool]) -> str:
-    """``paired_difference`` as text, in points to a thousandth: a million paired games resolve a few
+def difference_text(diff: Sequence[float]) -> str:
+    """``mean_difference`` as text, in points to a thousandth: a million paired games resolve a few
     thousandths, which two decimals would round away."""
-    mean, half = paired_difference(won, base)
+    mean, half = mean_difference(diff)
     return f"{mean:+.3%} [{mean - half:+.3%}, {mean + half:+.3%}]"
+
+
+def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
+    """The mean of ``won - base`` over paired games (the same game played two ways), and the half
+    width of its 95% interval."""
+    return mean_difference([int(a) - int(b) for a, b in zip(won, base, strict=True)])
+
+
+def paired_text(won: Sequence[bool], base: Sequence[bool]) -> str:
+    """``paired_difference`` as text (``difference_text``)."""
+    return difference_text([int(a) - int(b) for a, b in zip(won, base, strict=True)])
 
 
 def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setting]) -> list[dict]:
