@@ -198,9 +198,8 @@ class DeepFiftyRun(TwoStepRun):
 class SecondLookRun(TwoStepRun):
     """A second deeper look where the first leaves a near tie: when the two best of the deeper look are
     within the variant's number of each other (and no latent 50/50 weighs them), each is valued one move
-    further again: over its numbers, the best deeper-look value of the position it leaves (of its certain
-    cells when one or two are, 1 when three or more are or the game is won, else of the two best living
-    candidates there by two-step score), and the better is played (the first on a tie)."""
+    further again (the player's ``second`` look, ``_second``), and the better is played (the first on a
+    tie). ``second:inf`` plays as ``--player-options second=1``."""
 
     player: VariantPlayer
 
@@ -219,22 +218,6 @@ class SecondLookRun(TwoStepRun):
             self.reason = "second deeper look"
             return Move("open", second.cell, False, result.probability(second.cell))
         return move
-
-    def _second(self, board: Board, result: Analysis, cell: Cell) -> float:
-        return self._deeper(board, result, cell, self._best)
-
-    def _best(self, after: Analysis) -> float:
-        if _settled(after):
-            return 1.0
-        there, safe = after.board, after.certain_safe
-        if safe:
-            return max(self._deeper(there, after, d) for d in safe)
-        scored = []
-        for d in self.candidates(there, after)[1]:
-            living, score, _ = self.score(there, after, d)
-            scored.append((living, round(score, 9), d))
-        scored.sort(key=lambda e: e[:2], reverse=True)
-        return max(self._deeper(there, after, d) for _, _, d in scored[:2])
 
 
 class FollowRun(TwoStepRun):

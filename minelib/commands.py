@@ -70,6 +70,7 @@ _GUESS_REASONS = {  # and for a guess
     "50/50 or safe": "a cell of a latent 50/50",
     "best score": "the best two-step score",
     "deeper look": "of the near-best two-step scores, the best one move further",
+    "second look": "of the two best one move further, the better one move further again",
     "exact endgame": "the optimal move",
 }
 
@@ -94,6 +95,7 @@ def advise_command(args) -> None:
                     "living": r.living,
                 }
                 | ({"deeper": r.deeper} if r.deeper is not None else {})
+                | ({"further": r.further} if r.further is not None else {})
                 for r in ranked
             ]
         print(json.dumps(answer))
@@ -112,11 +114,12 @@ def advise_command(args) -> None:
     if ranked and args.candidates:
         score = (
             "to survive the guess and the next"
-            if reason in ("best score", "deeper look")
+            if reason in ("best score", "deeper look", "second look")
             else "to be safe and make progress"
         )
-        deeper = "; deeper: the same one move further" if reason == "deeper look" else ""
-        print(f"the guesses ranked, the move first (score: the chance {score}{deeper}):")
+        deeper = "; deeper: the same one move further" if reason in ("deeper look", "second look") else ""
+        further = "; further: one move further again" if reason == "second look" else ""
+        print(f"the guesses ranked, the move first (score: the chance {score}{deeper}{further}):")
         rows = [
             {
                 "cell": f"({r.cell[0]},{r.cell[1]})",
@@ -124,6 +127,7 @@ def advise_command(args) -> None:
                 "score": r.score,
             }
             | ({"deeper": "" if r.deeper is None else f"{r.deeper:.4f}"} if deeper else {})
+            | ({"further": "" if r.further is None else f"{r.further:.4f}"} if further else {})
             | {"living": "yes" if r.living else "no"}
             for r in ranked
         ]

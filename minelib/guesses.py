@@ -170,11 +170,11 @@ class Decision:
 
 def ranked_decisions(player: TwoStepPlayer, game: Game, first: Cell) -> tuple[Record, list[Decision]]:
     """Play ``game`` from ``first`` (the same moves as ``player.play``) and return each guess that the
-    two-step score (or its deeper look) chose among two candidates or more."""
+    two-step score (or its deeper or second look) chose among two candidates or more."""
     found: list[Decision] = []
 
     def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
-        if run.reason in ("best score", "deeper look") and len(run.ranked) > 1:
+        if run.reason in ("best score", "deeper look", "second look") and len(run.ranked) > 1:
             found.append(Decision(board, result.count, tuple(r.cell for r in run.ranked)))
 
     return _watch(player, game, first, note), found

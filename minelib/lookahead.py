@@ -39,6 +39,7 @@ class Ranked(NamedTuple):
     score: float  # the look-ahead's chance of progress, or the two-step score (with a latent 50/50's weight)
     living: bool  # it may show two numbers or more (the two-step player ranks the others last)
     deeper: float | None = None  # its score one move further, when the two-step player's deeper look ranked it
+    further: float | None = None  # and one move further again, when its second look ranked it (``second``)
 
 
 class Explanation(NamedTuple):
@@ -47,9 +48,9 @@ class Explanation(NamedTuple):
     ``reason``: "one number" (a number settles its unopened neighbours), "exact analysis" (a certain
     cell), "exact endgame" (the optimal move, ``move.win_probability`` its value), "safest",
     "only candidate", "most progress" (the look-ahead), "forced 50/50", "50/50 or safe" (a latent
-    50/50's cell), "best score" (the two-step score) or "deeper look" (its near-best candidates looked
-    at one move further). ``ranked``: the guesses weighed, the move's
-    first, when a ranking decided (else empty)."""
+    50/50's cell), "best score" (the two-step score), "deeper look" (its near-best candidates looked
+    at one move further) or "second look" (the deeper look's two best one move further again).
+    ``ranked``: the guesses weighed, the move's first, when a ranking decided (else empty)."""
 
     move: Move
     reason: str

@@ -54,6 +54,10 @@ class TwoStepPlayer(LookaheadPlayer):
     before, measured in ``benchmarks/README.md``), and the best of that is played
     (reason "deeper look"): after each number a candidate may show, the best two-step score there,
     a certain cell counting as a move (``_deeper``).
+    With ``second`` (off by default: 4.1 times the time a game on expert, measured in
+    ``benchmarks/README.md``), the deeper look's two best, when no latent 50/50 weighs them, are each
+    looked at one move further again (``_second``: after each number, the best deeper-look value there),
+    and the better is played (reason "second look"; the deeper look's first on a tie).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
     ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
@@ -81,6 +85,7 @@ class TwoStepPlayer(LookaheadPlayer):
         chains: bool = True,
         deep: int = 4,
         deep_margin: Fraction = Fraction(1, 20),
+        second: bool = False,
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
@@ -92,12 +97,12 @@ class TwoStepPlayer(LookaheadPlayer):
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence, deep=deep, deep_margin=deep_margin)
-        for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains)):
+        for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains), ("second", second)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence, self.ties, self.chains = forced, Fraction(influence), ties, chains
-        self.deep, self.deep_margin = deep, Fraction(deep_margin)
+        self.deep, self.deep_margin, self.second = deep, Fraction(deep_margin), second
         warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
@@ -163,16 +168,48 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         order = sorted(scores, key=lambda c: scores[c] + (-candidates.index(c),), reverse=True)
         self.reason = "best score"
         deeper: dict[Cell, float] = {}
+        further: dict[Cell, float] = {}
         if self.player.deep:
             top, margin = scores[order[0]], float(self.player.deep_margin)
             near = [c for c in order if scores[c][0] == top[0] and scores[c][1] >= top[1] - margin][: self.player.deep]
             if len(near) > 1:
                 deeper = {c: round(self._deeper(board, result, c) * weight[c], 9) for c in near}
                 near.sort(key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
-                order = near + [c for c in order if c not in deeper]
                 self.reason = "deeper look"
-        self.ranked = [Ranked(c, -scores[c][3], scores[c][1], scores[c][0], deeper.get(c)) for c in order]
+                if self.player.second and weight[near[0]] == weight[near[1]] == 1:  # no latent 50/50 weighs them
+                    further = {c: round(self._second(board, result, c), 9) for c in near[:2]}
+                    if further[near[1]] > further[near[0]]:
+                        near[:2] = near[1], near[0]
+                    self.reason = "second look"
+                order = near + [c for c in order if c not in deeper]
+        self.ranked = [
+            Ranked(c, -scores[c][3], scores[c][1], scores[c][0], deeper.get(c), further.get(c)) for c in order
+        ]
         return Move("open", order[0], False, risk(order[0]))
+
+    def _second(self, board: Board, result: Analysis, cell: Cell) -> float:
+        """The deeper look one move further again (``second``): over the numbers ``cell`` may show, the best
+        deeper-look value in the position each leaves (``_further``)."""
+        return self._deeper(board, result, cell, self._further)
+
+    def _further(self, after: Analysis) -> float:
+        """The best deeper-look value in the position ``after``: 1 when it is settled (``_settled``), the best
+        of the certain cells' when one or two are, else the better of the two best candidates' by two-step
+        score (living ones first, ties in the candidates' order)."""
+        if _settled(after):
+            return 1.0
+        there, safe = after.board, after.certain_safe
+        if safe:
+            return max(self._deeper(there, after, d) for d in safe)
+        scored: list[tuple[bool, float, Cell]] = []  # the two best so far, living ones first
+        for d in self.candidates(there, after)[1]:
+            p = after.probability(d)
+            assert p is not None  # a candidate is unopened
+            if len(scored) == 2 and scored[1][0] and 1 - float(p) < scored[1][1] - 1e-9:
+                break  # (safest first) a score is at most its safety: none of the rest is among the two best
+            living, score, _ = self.score(there, after, d)
+            scored = sorted(scored + [(living, round(score, 9), d)], key=lambda e: e[:2], reverse=True)[:2]
+        return max(self._deeper(there, after, d) for _, _, d in scored)
 
     def _deeper(
         self, board: Board, result: Analysis, cell: Cell, value: Callable[[Analysis], float] | None = None

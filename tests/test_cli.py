@@ -308,6 +308,27 @@ def test_advise_shows_the_deeper_look_that_decided():
     assert "the best one move further" in text and "deeper: the same one move further" in text
 
 
+def test_advise_shows_the_second_look_that_decided():
+    """With second=1 the deeper look's two best carry their value one move further again (JSON "further"),
+    the move's the better, though the deeper look ranked it second; the text names the look and the column."""
+    board_text, options = "....\n....\n2...\n", "endgame_layouts=0,endgame_compiled=0,influence=0"
+    deep = json.loads(
+        run("advise", "--mines", "5", "--json", "--candidates", "--options", options, stdin=board_text).stdout
+    )
+    options += ",second=1"
+    answer = json.loads(
+        run("advise", "--mines", "5", "--json", "--candidates", "--options", options, stdin=board_text).stdout
+    )
+    assert deep["reason"] == "deeper look" and answer["reason"] == "second look"
+    assert answer["cell"] == deep["candidates"][1]["cell"] != deep["cell"]
+    further = [c for c in answer["candidates"] if "further" in c]
+    assert [c["cell"] for c in further] == [answer["cell"], deep["cell"]]
+    assert further[0]["further"] > further[1]["further"]
+    assert all("further" not in c for c in deep["candidates"])
+    text = run("advise", "--mines", "5", "--candidates", "--options", options, stdin=board_text).stdout
+    assert "the better one move further again" in text and "further: one move further again" in text
+
+
 def test_advise_passes_the_players_options():
     board = "1...\n....\n....\n"
     searched = json.loads(run("advise", "--mines", "3", "--json", stdin=board).stdout)

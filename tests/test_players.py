@@ -257,11 +257,100 @@ def test_the_deeper_look_plays_the_near_tie_with_the_best_three_step_score(text,
     assert deep.move.mine_probability == analyze(board, mines).probability(deep.move.cell)
 
 
+def _four_step_oracles(board: Board, mines: int, cell) -> set[float]:
+    """The second look at ``cell`` by brute force (``TwoStepPlayer(second=True)``): over the layouts where it
+    is safe, grouped by the number it shows, the best deeper-look value there: 1 when no cell may be safe or
+    three or more are certain, the best of the certain cells' when one or two are, else the better of the
+    two best cells by two-step score, living ones first. Every value it may take when cells tie for those
+    two places (the player breaks such ties by its candidates' order)."""
+    from itertools import product
+
+    from minelib.oracles import layouts
+
+    everything = list(layouts(board, mines))
+    by_number: dict[int, list] = {}
+    for layout in everything:
+        if cell not in layout:
+            by_number.setdefault(sum(n in layout for n in board.size.neighbours(cell)), []).append(layout)
+    options = []  # per number: its layouts, and the values its best may take
+    for number, group in by_number.items():
+        there = board.with_value(cell, number)
+        maybe = [d for d in there.unopened_cells() if not all(d in layout for layout in group)]
+        safe = [d for d in maybe if not any(d in layout for layout in group)]
+        if not maybe or len(safe) >= 3:
+            options.append((len(group), {1.0}))
+            continue
+        if safe:
+            options.append((len(group), {max(_three_step_oracle(there, mines, d) for d in safe)}))
+            continue
+        shown = {
+            d: {sum(n in layout for n in board.size.neighbours(d)) for layout in group if d not in layout}
+            for d in maybe
+        }
+        key = {d: (len(shown[d]) > 1, round(_two_step_oracle(there, mines, d), 9)) for d in maybe}
+        top = sorted(set(key.values()), reverse=True)
+        first = [d for d in maybe if key[d] == top[0]]
+        pairs = (
+            [(a, b) for a in first for b in first if a != b]
+            if len(first) > 1
+            else [(first[0], b) for b in maybe if key[b] == top[1]]
+        )
+        three = {d: _three_step_oracle(there, mines, d) for pair in pairs for d in pair}
+        options.append((len(group), {max(three[a], three[b]) for a, b in pairs}))
+    return {
+        sum(n * v for (n, _), v in zip(options, values)) / len(everything)
+        for values in product(*(vs for _, vs in options))
+    }
+
+
+@pytest.mark.parametrize(
+    "text, mines",
+    [("1...\n....\n....", 3), ("..2.\n....\n1...", 3), ("1.\n..\n..\n..", 2), ("2...\n....\n..1.", 3)],
+)
+def test_the_second_look_is_the_brute_force_four_step_score(text, mines):
+    """With every cell a candidate, ``_second`` is the brute-force value of the second look at every cell."""
+    from minelib.twostep import TwoStepRun
+
+    board = Board.from_text(text)
+    player = TwoStepPlayer(cut=Fraction(1, 10**6), candidates=99, off_frontier=99, second=True)
+    run = TwoStepRun(Game.showing(board, mines), False, player)
+    result = run.analyzer.analyze(board)
+    for cell in board.unopened_cells():
+        value = run._second(board, result, cell)
+        assert any(value == pytest.approx(v, abs=1e-9) for v in _four_step_oracles(board, mines, cell)), cell
+
+
+@pytest.mark.parametrize(
+    "text, mines",
+    [("....\n....\n2...", 5), ("..2\n...\n...\n...", 5), ("...\n.3.\n...\n...", 5), (".2.\n1..\n...\n...", 5)],
+)
+def test_the_second_look_plays_the_better_of_the_two_best_one_move_further(text, mines):
+    """In positions where the second look changes the deeper look's move, it plays the deeper look's second
+    best, whose brute-force value one move further again beats the first's, and ranks them so."""
+    board = Board.from_text(text)
+    off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
+    deep = TwoStepPlayer(**off).explain(board, mines)
+    second = TwoStepPlayer(second=True, **off).explain(board, mines)
+    assert deep.reason == "deeper look" and second.reason == "second look"
+    assert second.move.cell == deep.ranked[1].cell != deep.move.cell
+    assert (
+        min(_four_step_oracles(board, mines, second.move.cell))
+        > max(_four_step_oracles(board, mines, deep.move.cell)) + 1e-9
+    )
+    first, runner = second.ranked[:2]
+    assert (first.cell, runner.cell) == (deep.ranked[1].cell, deep.ranked[0].cell)
+    assert first.further is not None and runner.further is not None and first.further > runner.further
+    assert all(r.further is None for r in second.ranked[2:])
+    assert [r.cell for r in second.ranked[2:]] == [r.cell for r in deep.ranked[2:]]
+
+
 def test_the_deeper_look_takes_only_sensible_options():
     with pytest.raises(ValueError, match="deep"):
         TwoStepPlayer(deep=-1)
     with pytest.raises(ValueError, match="deep_margin"):
         TwoStepPlayer(deep_margin=Fraction(-1, 2))
+    with pytest.raises(ValueError, match="second must be 0 or 1"):
+        TwoStepPlayer(second=2)
 
 
 def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
