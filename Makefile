@@ -117,7 +117,10 @@ records: install
 # minutes each). Then the same settings with chained 50/50s guessed first, before the deeper look
 # (LONG_CHAINS_RUNS, --options deep=0, files named _chains; about 25 minutes each on expert, 1.5 to 4.5
 # on the others). Last, today's defaults, the deeper look (LONG_DEEP_RUNS, files named _deep; about 1.7
-# hours each on expert, 5 to 20 minutes on the others).
+# hours each on expert, 5 to 20 minutes on the others). And a candidate for the defaults: the second look with the
+# endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
+# second=1,endgame_compiled=20000, file named _second; about 5.5 hours on two cores), measured game by game against
+# the run of today's defaults.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -125,6 +128,8 @@ LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500
 LONG_TODAY_OPTIONS := chains=0,deep=0
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
+LONG_SECOND_RUNS := expert:safe:1000000
+comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
 define long_runs
 	@for run in $(1); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
@@ -137,6 +142,7 @@ long-runs: install
 	$(call long_runs,$(LONG_TODAY_RUNS),$(LONG_TODAY_OPTIONS),_2026-11)
 	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0,_chains)
 	$(call long_runs,$(LONG_DEEP_RUNS),,_deep)
+	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
