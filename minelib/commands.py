@@ -18,6 +18,7 @@ from minelib.optimal import OptimalSolver
 from minelib.players import explain, make_player
 from minelib.report import text_table
 from minelib.sampling import RankedLayouts
+from minelib.twostep import SCORED_REASONS
 
 
 def read_board(path: str | None) -> Board:
@@ -112,11 +113,7 @@ def advise_command(args) -> None:
         w = move.win_probability
         print(f"win probability with optimal play from here: {w} = {float(w):.6f} (exact endgame search)")
     if ranked and args.candidates:
-        score = (
-            "to survive the guess and the next"
-            if reason in ("best score", "deeper look", "second look")
-            else "to be safe and make progress"
-        )
+        score = "to survive the guess and the next" if reason in SCORED_REASONS else "to be safe and make progress"
         deeper = "; deeper: the same one move further" if reason in ("deeper look", "second look") else ""
         further = "; further: one move further again" if reason == "second look" else ""
         print(f"the guesses ranked, the move first (score: the chance {score}{deeper}{further}):")

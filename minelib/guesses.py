@@ -20,7 +20,7 @@ from minelib.lookahead import LookaheadPlayer, LookaheadRun
 from minelib.moves import Move, Record
 from minelib.optimal import COMPILED_CELLS
 from minelib.sampling import RankedLayouts
-from minelib.twostep import TwoStepPlayer, TwoStepRun
+from minelib.twostep import SCORED_REASONS, TwoStepPlayer, TwoStepRun
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,7 @@ def ranked_decisions(player: TwoStepPlayer, game: Game, first: Cell) -> tuple[Re
     found: list[Decision] = []
 
     def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
-        if run.reason in ("best score", "deeper look", "second look") and len(run.ranked) > 1:
+        if run.reason in SCORED_REASONS and len(run.ranked) > 1:
             found.append(Decision(board, result.count, tuple(r.cell for r in run.ranked)))
 
     return _watch(player, game, first, note), found

@@ -22,6 +22,8 @@ from minelib.latent import warm_up as warm_up_latent
 from minelib.lookahead import LookaheadPlayer, LookaheadRun, Ranked
 from minelib.moves import Move, at_least
 
+SCORED_REASONS = ("best score", "deeper look", "second look")  # a guess the two-step score ranked (``reason``)
+
 
 class TwoStepPlayer(LookaheadPlayer):
     """``LookaheadPlayer`` whose guess looks one move further: the chance to survive two moves.
