@@ -125,9 +125,30 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
     _latent: Analyzer | None = None
     forced_cells: tuple[Cell, ...] = ()  # the pair or chain of the last forced 50/50 guessed (reason "forced 50/50")
 
+    def __init__(self, game: Game, log: bool, player: TwoStepPlayer):
+        super().__init__(game, log, player)
+        self._seen: dict[tuple, object] = {}  # what this decision worked out, by what and where (``_memo``)
+        self._last: dict[tuple, object] = {}  # and what the last one did
+
+    def _memo(self, key: tuple, work: Callable[[], object]):
+        """``work()``, done once for each ``key`` (what is worked out, the position's values as bytes, the
+        cell) in this decision and the last: the looks further meet a position by several paths (A then B,
+        B then A), the second look scores again the positions the deeper look scored, and a guess is often
+        made where the last decision looked. What is kept is a function of the position alone, so play is
+        the same with or without it (``tests/test_players.py``); two decisions' worth, not a game's, which
+        would pile up on 80x80."""
+        found = self._seen.get(key)
+        if found is None:
+            found = self._last.get(key)
+            if found is None:
+                found = work()
+            self._seen[key] = found
+        return found
+
     def guess(self, board: Board, mines: int, result: Analysis) -> Move:
         """The candidate with the best chance to survive this guess and the next (see TwoStepPlayer);
         with ``forced``, a 50/50 no future move can resolve first."""
+        self._last, self._seen = self._seen, {}
         lowest, candidates = self.candidates(board, result)
         risk = result.probability
         if self.player.forced:
@@ -220,7 +241,8 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         layouts, so that its safety is in), the best two-step score in the position each leaves
         (``_next``, or ``value``)."""
         value = value or self._next
-        return sum(after.count / result.count * value(after) for after in self.analyzer.what_if(board, cell).values())
+        afters = self._memo(("what if", board.values.tobytes(), cell), lambda: self.analyzer.what_if(board, cell))
+        return sum(after.count / result.count * value(after) for after in afters.values())
 
     def _next(self, after: Analysis) -> float:
         """The best two-step score in the position ``after``, a certain cell counting as a move: 1 when
@@ -228,6 +250,10 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         a blend of 1), the best of the certain cells' scores when one or two are, else the best of
         the candidates the player would weigh there (living ones first; safest first, stopping at
         the first whose safety is below the best score found: a score is at most its safety)."""
+        return self._memo(("next", after.board.values.tobytes()), lambda: self._best_next(after))
+
+    def _best_next(self, after: Analysis) -> float:
+        """``_next`` worked out (``_memo`` keeps it)."""
         if _settled(after):
             return 1.0
         there, safe = after.board, after.certain_safe
@@ -300,6 +326,10 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
     def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
         """Whether ``cell`` is living (may show two numbers or more), its two-step score, and the
         chance that it is safe and shows a number from which a certain cell follows."""
+        return self._memo(("score", board.values.tobytes(), cell), lambda: self._score(board, result, cell))
+
+    def _score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
+        """``score`` worked out (``_memo`` keeps it)."""
         afters = self._afters(board, cell)
         progress = Fraction(sum(a.count for a in afters.values() if a.decides), result.count)
         return len(afters) > 1, self._weighted(afters, result.count), progress

@@ -344,6 +344,32 @@ def test_the_second_look_plays_the_better_of_the_two_best_one_move_further(text,
     assert [r.cell for r in second.ranked[2:]] == [r.cell for r in deep.ranked[2:]]
 
 
+def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch):
+    """The looks further meet a position by several paths (A then B, B then A), the second look scores again
+    what the deeper look scored, and a guess's position was often looked at in the last decision: each is
+    worked out once (``TwoStepRun._memo``). The first expert games with the second look are played move for
+    move as when each is worked out anew, and some were met again in each game."""
+    from minelib import experiments as ex
+    from minelib.twostep import TwoStepRun
+
+    setting = ex.record_setting("expert", "safe", "0,0", 6, options="second=1")
+    kept, hits = TwoStepRun._memo, []
+
+    def counted(self, key, work):
+        hits.append(key in self._seen or key in self._last)
+        return kept(self, key, work)
+
+    played = {}
+    for memo in (counted, lambda self, key, work: work()):
+        monkeypatch.setattr(TwoStepRun, "_memo", memo)
+        for i in range(6):
+            game, first = ex.setting_game(setting, i)
+            record = make_player(setting.player, setting.options).play(game, first, log=True)
+            played.setdefault(i, []).append((record.won, record.moves))
+    assert all(with_it == anew for with_it, anew in played.values())
+    assert sum(hits) > len(hits) // 10  # (a tenth at least: the test compares play where the memo answered)
+
+
 def test_the_deeper_look_takes_only_sensible_options():
     with pytest.raises(ValueError, match="deep"):
         TwoStepPlayer(deep=-1)
