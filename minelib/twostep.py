@@ -133,7 +133,7 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
     def _memo(self, key: tuple, work: Callable[[], object]):
         """``work()``, done once for each ``key`` (what is worked out, the position's values as bytes, the
         cell) in this decision and the last: the looks further meet a position by several paths (A then B,
-        B then A), the second look scores again the positions the deeper look scored, and a guess is often
+        B then A), the second look scores again the positions the deeper look scored, and a guess is at times
         made where the last decision looked. What is kept is a function of the position alone, so play is
         the same with or without it (``tests/test_players.py``); two decisions' worth, not a game's, which
         would pile up on 80x80."""

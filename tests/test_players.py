@@ -346,9 +346,9 @@ def test_the_second_look_plays_the_better_of_the_two_best_one_move_further(text,
 
 def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch):
     """The looks further meet a position by several paths (A then B, B then A), the second look scores again
-    what the deeper look scored, and a guess's position was often looked at in the last decision: each is
+    what the deeper look scored, and a guess's position may have been looked at in the last decision: each is
     worked out once (``TwoStepRun._memo``). The first expert games with the second look are played move for
-    move as when each is worked out anew, and some were met again in each game."""
+    move as when each is worked out anew, and a tenth or more of what they asked was met again."""
     from minelib import experiments as ex
     from minelib.twostep import TwoStepRun
 
