@@ -4,7 +4,7 @@ engines and article 000's evaluators, against plain minimax (``minelib.oracles``
 from math import comb
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 
 from minelib import EVALUATORS, OptimalSolver, Result
 from minelib.board import BoardSize
@@ -58,6 +58,9 @@ def test_first_clicks_agree_with_minimax(name, height, width, mines):
 @given(position=small_positions())
 def test_positions_agree_with_minimax(name, position):
     board, mines = position
+    # the article's first evaluator is the brute force of its first step: an empty 2x4 board with one
+    # mine takes it some 70 s, a position of 7 unopened cells 3 to 5 s, of 6 under 1 s
+    assume(name != "BaselineEvaluator" or len(board.unopened_cells()) <= 6)
     result = EXACT[name](board.size, mines, board)
     if len(board.unopened_cells()) == mines:  # won already: every cell left is a mine
         assert (result.probability, result.best_moves, result.move_values, result.layouts) == (1, [], {}, 1)
