@@ -259,7 +259,9 @@ class Analyzer:
 
     It keeps the components of the last position; the next one counts again only the regions
     within reach of the cells that changed (``minelib.boxes.Tracker``), and ``what_if`` answers
-    "what if this cell opens" for every number it may show, each from the position kept.
+    "what if this cell opens" for every number it may show, each from the position kept. The
+    components of recent positions, those ``what_if`` found among them, are recalled, not counted
+    again, when a what-if or outlook is asked there.
     The answers are those of ``analyze``, exactly.
     """
 

@@ -718,17 +718,20 @@ def _reach(values, height, width, changed, base):
 def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
     """``_update`` for ``values`` with ``cell`` opened on each number it may show (the base: ``values``'
     parts). Returns, per number: statuses, groups (rows), how many groups, numerators and
-    denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free."""
+    denominators (rows, padded with 0 / 1), ways (rows, padded with 1), s, ta, tb, free, and the
+    parts (a list: what a later count of that position starts from, valid where the status is DONE)."""
     y, x = cell // width, cell % width
     numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
     changed = np.array([cell])
     answers = []
+    parts_by = []
     widest_groups, widest_ways = 1, 1
     for number in range(numbers):
         trial = values.copy()
         trial[cell] = number
-        answer, _ = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
+        answer, parts = _update(trial, height, width, left, changed, base, max_leaves, bits, limit)
         answers.append(answer)
+        parts_by.append(parts)
         widest_groups = max(widest_groups, len(answer[2]))
         widest_ways = max(widest_ways, len(answer[4]))
     statuses = np.zeros(numbers, np.int64)
@@ -750,7 +753,7 @@ def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
         denominators[number, : len(answer[3])] = answer[3]
         ways[number, : len(answer[4])] = answer[4]
         s[number], ta[number], tb[number], free[number] = answer[5], answer[6], answer[7], answer[8]
-    return statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free
+    return statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free, parts_by
 
 
 @njit(**_JIT)
@@ -1033,20 +1036,44 @@ class Tracker:
     reach of a changed cell (a changed cell, or a number or box cell next to one) are counted again
     and the others kept, so an opened cell costs its own region, not the board. Past ``MAX_CHANGED``
     changed cells, or with nothing kept, the whole position is counted.
+
+    It also recalls the parts of the last ``RECENT`` positions it kept or found by ``what_if`` (each
+    number's position): a player that weighs the positions a guess may leave, and comes back, switches
+    to them without counting them again.
     """
 
     MAX_CHANGED = 64
+    RECENT = 64
 
     def __init__(self) -> None:
         self._values: np.ndarray | None = None  # the last position counted whole or updated, flat
         self._shape: tuple[int, int] | None = None
         self._parts = None
         self._same: tuple | None = None  # (read-only values, mines, flat, left) last found to be the kept position
+        self._recent: dict[tuple, tuple] = {}  # (shape, flat values' bytes) -> (flat values, parts), oldest first
 
     def keep(self, values: np.ndarray | None, parts, shape: tuple[int, int] | None) -> None:
         """Make ``values`` (flat, counted) and their ``parts`` the position kept (None: none)."""
         self._values, self._parts, self._shape = values, parts, shape
         self._same = None
+        if values is not None and parts is not None:
+            self._remember(values, parts, shape)
+
+    def _remember(self, values: np.ndarray, parts, shape) -> None:
+        """Keep ``parts`` of the flat ``values`` (not to be changed) for ``_recall``, the oldest out past ``RECENT``."""
+        key = (shape, values.tobytes())
+        self._recent.pop(key, None)
+        self._recent[key] = (values, parts)
+        if len(self._recent) > self.RECENT:
+            del self._recent[next(iter(self._recent))]
+
+    def _recall(self, flat: np.ndarray, shape: tuple[int, int]) -> bool:
+        """Make the position ``flat`` the one kept if its parts are recalled; whether they were."""
+        found = self._recent.get((shape, flat.tobytes()))
+        if found is None:
+            return False
+        self.keep(found[0], found[1], shape)
+        return True
 
     def analyze(self, values: np.ndarray, mines: int, keep: bool = True):
         """``analyze_boxes(values, mines)``; with ``keep``, ``values`` becomes the position kept."""
@@ -1073,7 +1100,7 @@ class Tracker:
         if whole is not None:
             return whole
         height, width = values.shape
-        statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free = _what_if(
+        statuses, groups, sizes, numerators, denominators, ways, s, ta, tb, free, parts_by = _what_if(
             flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
         )
         found = []
@@ -1082,6 +1109,9 @@ class Tracker:
             if status != DONE:
                 found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
+            trial = flat.copy()
+            trial[cell] = number
+            self._remember(trial, parts_by[number], (height, width))
             size = int(sizes[number])
             answer = (status, groups[number], numerators[number, :size], denominators[number, :size], ways[number])
             found.append(_result(answer + (s[number], ta[number], tb[number], free[number]), flat, height, width, left))
@@ -1127,6 +1157,7 @@ class Tracker:
         flat = np.ascontiguousarray(values).ravel()
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
+        kept = kept or self._recall(flat, (height, width))
         if kept and self._parts is not None:
             if not values.flags.writeable:  # (a board's values: they cannot change while kept here)
                 self._same = (values, mines, flat, left)

@@ -345,6 +345,42 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
     assert steps > 10
 
 
+@given(position_pairs(max_height=5, max_width=6), st.randoms())
+def test_the_positions_a_what_if_found_are_recalled_not_counted_again(pair, random):
+    """A player's path: what if a cell opens, then an outlook and a what-if in each position it may
+    leave (four at most: 46 positions found in all, within ``RECENT``), then back to the first. The
+    tracker recalls every one of them (no count, whole or updated), and each answer is a fresh
+    analyzer's."""
+    (board, mines), _ = pair
+    unopened = board.unopened_cells()
+    if len(unopened) < 2:
+        return
+    analyzer = Analyzer(mines)
+    cell, back = random.sample(unopened, 2)
+    found = analyzer.what_if(board, cell)
+    counted = []
+    tracker = analyzer._tracker
+    count = tracker.analyze
+    tracker.analyze = lambda *args, **kwargs: counted.append(args) or count(*args, **kwargs)
+    for after in list(found.values())[:4]:
+        there = after.board.unopened_cells()
+        if not there:
+            continue
+        next_cell = random.choice(there)
+        expected = Analyzer(mines).what_if(after.board, next_cell)
+        _same_outlook(analyzer.outlook(after.board, next_cell, 2), expected)
+        further = analyzer.what_if(after.board, next_cell)
+        assert further.keys() == expected.keys()
+        for number, result in further.items():
+            _same(result, expected[number])
+    expected = Analyzer(mines).what_if(board, back)
+    further = analyzer.what_if(board, back)
+    assert further.keys() == expected.keys()
+    for number, result in further.items():
+        _same(result, expected[number])
+    assert counted == []  # every position above was one the tracker had kept or found
+
+
 def _same_outlook(outlook: dict[int, Outlook], analyses: dict) -> None:
     """The outlook answers exactly what the whole analyses of every number say, up to its own k."""
     assert outlook.keys() == analyses.keys()
