@@ -310,7 +310,8 @@ class Analyzer:
         found = {}
         for number, fast in enumerate(self._tracker.outlook(board.values, self.mines, board.size.cell_id(cell), k)):
             if isinstance(fast, self._brief):
-                found[number] = Outlook(fast.layouts, fast.decides, lowest_of(fast.picks, k), k)
+                lowest = fast.lowest if fast.lowest is not None else lowest_of(fast.picks, k)
+                found[number] = Outlook(fast.layouts, fast.decides, lowest, k)
             elif fast is not None:  # counted whole, past the compiled call's bounds: read from its analysis
                 after = self._after(board, cell, number, fast)
                 found[number] = Outlook(after.count, after.decides, after.lowest_risks(k), k)

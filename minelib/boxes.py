@@ -48,6 +48,7 @@ UNOPENED_CODE, MINE_CODE = -1, -10
 LIMB_BITS = 55  # a limb times comb(8, 4) = 70, plus a limb and a carry, stays below 2**63
 COMBINE_LIMIT = 2**62  # the fused combination's products and sums stay below this, or Python takes over
 MAX_LEAVES = 200_000  # solutions enumerated per component before the reference DP takes over
+EXACT_BELOW = 2**53  # an outlook's ratios are ranked in the compiled call when their integers are below this
 DONE, IMPOSSIBLE, IN_PYTHON = 0, 1, 2  # what the fused call did
 _JIT: dict = dict(cache=True, nogil=True)
 
@@ -757,16 +758,19 @@ def _what_if(values, height, width, left, cell, base, max_leaves, bits, limit):
 
 
 @njit(**_JIT)
-def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k):
+def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k, exact_below):
     """``_what_if`` in brief, for ranking guesses: per number, what the layout count needs, whether
     some unopened cell is certain, and the groups that may hold the ``k`` lowest mine probabilities
     of cells that may be safe. Returns statuses, ways (rows, padded with 1), s, ta, tb, free,
-    decides, and the picked groups: how many per number, then their numerators, denominators and
-    cells (rows).
+    decides, the picked groups: how many per number, then their numerators, denominators and
+    cells (rows); and the ``k`` lowest risks themselves: rows of floats, how many per number, and
+    whether they were ranked here.
 
     The groups are picked in floating point with room to spare (a ratio within 1e-9 of the k-th
-    lowest is kept), so the exact k lowest are among them whatever the rounding: Python ranks the
-    picks exactly as ``lowest_of`` ranks all the groups."""
+    lowest is kept), so the exact k lowest are among them whatever the rounding. Where every picked
+    numerator and denominator is below ``exact_below`` (2**53: a float holds them exactly, so the
+    quotient is the correctly rounded one Python's ``a / b`` gives), the picks are ranked here,
+    exactly as ``lowest_of`` ranks them; elsewhere Python ranks them."""
     y, x = cell // width, cell % width
     numbers = (min(height, y + 2) - max(0, y - 1)) * (min(width, x + 2) - max(0, x - 1))  # neighbours + 1
     flags, room = 0, 0  # around the cell: flags, and unopened cells (the mines its number may count)
@@ -804,6 +808,9 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
     pick_denominators = np.ones((numbers, most), np.int64)
     pick_cells = np.zeros((numbers, most), np.int64)
     widest_ways, widest_picks = 1, 1
+    lowest = np.zeros((numbers, max(k, 1)))
+    filled = np.zeros(numbers, np.int64)
+    ranked = np.zeros(numbers, np.bool_)
     # the base's untouched parts and the fresh ones, merged once: the numbers differ only in the fresh
     # components' polynomials and tallies, the last rows, written in for each number
     fresh = (polys_by[0], fresh_label, fresh_size, tallies_by[0], fresh_start, fresh_cells, fresh_numbers)
@@ -848,10 +855,34 @@ def _outlook(values, height, width, left, cell, base, max_leaves, bits, limit, k
             pick_numerators[number, j] = numerators[chosen[j]]
             pick_denominators[number, j] = denominators[chosen[j]]
             pick_cells[number, j] = cells[chosen[j]]
+        ranked[number], filled[number] = _lowest(
+            numerators, denominators, cells, chosen, k, exact_below, lowest[number]
+        )
     return (
         statuses, ways[:, :widest_ways], s, ta, tb, free, decides, picked,
         pick_numerators[:, :widest_picks], pick_denominators[:, :widest_picks], pick_cells[:, :widest_picks],
+        lowest[:, :k], filled, ranked,
     )  # fmt: skip
+
+
+@njit(**_JIT)
+def _lowest(numerators, denominators, cells, chosen, k, exact_below, out):
+    """``lowest_of`` of the ``chosen`` groups, into ``out``, when every ratio among them is exact in
+    floating point (numerator and denominator below ``exact_below``): (True, how many), else (False, 0)."""
+    for g in chosen:
+        if numerators[g] >= exact_below or denominators[g] >= exact_below:
+            return False, 0
+    ratio = np.empty(len(chosen))
+    for j in range(len(chosen)):
+        ratio[j] = numerators[chosen[j]] / denominators[chosen[j]]
+    found = 0
+    for j in np.argsort(ratio):
+        for _ in range(min(cells[chosen[j]], k - found)):
+            out[found] = ratio[j]
+            found += 1
+        if found == k:
+            break
+    return True, found
 
 
 @njit(**_JIT)
@@ -992,7 +1023,8 @@ class Brief(NamedTuple):
 
     layouts: int  # the layout count
     decides: bool  # some unopened cell is certain, safe or a mine
-    picks: list  # ((numerator, denominator), cells) of groups that may hold the k lowest risks
+    picks: list | None  # ((numerator, denominator), cells) of groups that may hold the k lowest risks
+    lowest: list[float] | None  # or those risks, ranked in the compiled call as ``analysis.lowest_of`` ranks them
 
 
 _nothing = None
@@ -1119,31 +1151,36 @@ class Tracker:
 
     def outlook(self, values: np.ndarray, mines: int, cell: int, k: int = 2) -> list:
         """``what_if`` in brief, for ranking guesses: per number, None where no layout fits, a ``Brief``
-        (the layout count, whether some unopened cell is certain, and ((numerator, denominator),
-        cells) of groups of cells that may be safe, among them those of the ``k`` lowest mine
-        probabilities), or, for a number counted past the compiled call's bounds, ``what_if``'s
-        answer."""
+        (the layout count, whether some unopened cell is certain, and the ``k`` lowest mine
+        probabilities of cells that may be safe, or, where a float would not hold their ratios exactly,
+        ((numerator, denominator), cells) of the groups that may hold them), or, for a number counted
+        past the compiled call's bounds, ``what_if``'s answer."""
         flat, left, whole = self._what_if_base(values, mines, cell)
         if whole is not None:
             return whole
         height, width = values.shape
-        statuses, ways, s, ta, tb, free, decides, picked, numerators, denominators, cells = _outlook(
-            flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT, k
+        statuses, ways, s, ta, tb, free, decides, picked, numerators, denominators, cells, lowest, filled, ranked = (
+            _outlook(flat, height, width, left, cell, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT, k, EXACT_BELOW)
         )
         found = []
         s, ta, tb, free, decides = s.tolist(), ta.tolist(), tb.tolist(), free.tolist(), decides.tolist()
         # whole arrays to lists once (a small array's slice costs as much to make as the list)
-        ways, picked, cells = ways.tolist(), picked.tolist(), cells.tolist()
-        numerators, denominators = numerators.tolist(), denominators.tolist()
-        for number, status in enumerate(statuses.tolist()):
+        ways, lowest, filled, ranked = ways.tolist(), lowest.tolist(), filled.tolist(), ranked.tolist()
+        statuses = statuses.tolist()
+        if not all(r for r, status in zip(ranked, statuses) if status == DONE):  # (rare) Python ranks some
+            picked, cells = picked.tolist(), cells.tolist()
+            numerators, denominators = numerators.tolist(), denominators.tolist()
+        for number, status in enumerate(statuses):
             if status != DONE:
                 found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
+            count = _layouts(ways[number], s[number], ta[number], tb[number], free[number])
+            if ranked[number]:
+                found.append(Brief(count, decides[number], None, lowest[number][: filled[number]]))
+                continue
             size = picked[number]
             ratios = zip(numerators[number][:size], denominators[number][:size])
-            picks = list(zip(ratios, cells[number][:size]))
-            count = _layouts(ways[number], s[number], ta[number], tb[number], free[number])
-            found.append(Brief(count, decides[number], picks))
+            found.append(Brief(count, decides[number], list(zip(ratios, cells[number][:size])), None))
         return found
 
     def _what_if_base(self, values: np.ndarray, mines: int, cell: int):
@@ -1365,4 +1402,4 @@ def _binomial_column(n: int, low: int, high: int) -> dict[int, int]:
     return column
 
 
-__all__ = ["COMBINE_LIMIT", "LIMB_BITS", "MAX_LEAVES", "Brief", "Tracker", "analyze_boxes", "warm_up"]
+__all__ = ["COMBINE_LIMIT", "EXACT_BELOW", "LIMB_BITS", "MAX_LEAVES", "Brief", "Tracker", "analyze_boxes", "warm_up"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minelib.analysis import Analyzer, ImpossiblePosition, Outlook, analyze, reference_analyze
+from minelib.analysis import Analyzer, ImpossiblePosition, Outlook, analyze, lowest_of, reference_analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, to_constraints
 from minelib.counters import FrontierCounter
 from minelib.game import Game
@@ -392,14 +392,17 @@ def _same_outlook(outlook: dict[int, Outlook], analyses: dict) -> None:
 
 
 @pytest.mark.parametrize(
-    "limits", [{}, {"COMBINE_LIMIT": 2**20}, {"LIMB_BITS": 4}], ids=["fused", "python-combination", "limbs"]
+    "limits",
+    [{}, {"COMBINE_LIMIT": 2**20}, {"LIMB_BITS": 4}, {"EXACT_BELOW": 1}],
+    ids=["fused", "python-combination", "limbs", "python-ranks"],
 )
 @given(position_pairs(max_height=5, max_width=6), st.randoms(), st.integers(0, 4))
 def test_the_outlook_is_the_what_if_in_brief(limits, pair, random, k):
     """``Analyzer.outlook`` against the analyses of ``what_if``, from any position kept before, on
     every path: the fused call, numbers whose products pass the machine-integer limit (counted in
     Python one by one), and positions past the engine's bounds (no parts kept: a whole count a
-    number). Cells of any kind of neighbourhood, a k of 0 to 4 (ties in the lowest risks included)."""
+    number), and the lowest risks ranked in Python, not in the compiled call. Cells of any kind of
+    neighbourhood, a k of 0 to 4 (ties in the lowest risks included)."""
     from minelib import boxes
 
     (before, _), (board, mines) = pair
@@ -415,6 +418,21 @@ def test_the_outlook_is_the_what_if_in_brief(limits, pair, random, k):
             analyzer.analyze(before)  # kept (or nothing kept)
         expected = Analyzer(analyzer.mines).what_if(board, cell)
         _same_outlook(analyzer.outlook(board, cell, k), expected)
+
+
+def test_the_outlooks_lowest_risks_are_ranked_in_the_compiled_call_where_floats_are_exact(monkeypatch):
+    """By default every number of an expert outlook comes ranked (its ratios' integers are far below
+    2**53); with ``EXACT_BELOW`` 1 none does, and Python ranks the picks to the same risks."""
+    from minelib import boxes
+
+    board = midgame_positions(BoardSize(16, 30), 99, np.random.default_rng(3), guesses="frontier")[0]
+    values, cell = board.values, board.size.cell_id(board.unopened_cells()[0])
+    ranked = boxes.Tracker().outlook(values, 99, cell, 3)
+    assert ranked and all(b.lowest is not None and b.picks is None for b in ranked if b is not None)
+    monkeypatch.setattr(boxes, "EXACT_BELOW", 1)
+    picked = boxes.Tracker().outlook(values, 99, cell, 3)
+    assert all(b.lowest is None and b.picks for b in picked if b is not None)
+    assert [b and b.lowest for b in ranked] == [b and lowest_of(b.picks, 3) for b in picked]
 
 
 def test_the_outlook_counts_in_python_the_numbers_the_compiled_call_declines(monkeypatch):

@@ -22,13 +22,13 @@ TINY = {
     "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
     "phases.py": ["--games", "4", "--workers", "1"],
     "players.py": ["--games", "2", "--sizes", "9", "--skip-levels", "--results", "{tmp}/games.jsonl"],
-    "recall.py": ["--games", "2", "--level", "beginner"],
     "records.py": ["--expert", "2", "--others", "2", "--levels", "beginner", "--results", "{tmp}/records.sqlite"],
     "regret.py": ["--games", "2", "--workers", "1"],
     "rollouts.py": ["--games", "2", "--samples", "4", "--workers", "1"],
     "runner_up.py": ["--games", "2", "--workers", "1"],
     "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30", "far:2", "deep50", "second:1/100"],
     "second_click.py": ["--games", "4", "--workers", "1"],
+    "shortcuts.py": ["floats", "--games", "2", "--level", "beginner"],
 }
 
 
