@@ -1185,7 +1185,7 @@ class Tracker:
 
     def _what_if_base(self, values: np.ndarray, mines: int, cell: int):
         """(the flat values, the mines left, None) when the compiled what-if can start from the parts
-        of ``values`` (counted now if they are not those kept); else the answer of every number, as
+        of ``values`` (recalled, or counted now, if they are not those kept); else the answer of every number, as
         ``what_if`` gives them, in the third place."""
         same = self._same
         if same is not None and same[0] is values and same[1] == mines:  # a player's candidates, one board
