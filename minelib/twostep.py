@@ -57,9 +57,9 @@ class TwoStepPlayer(LookaheadPlayer):
     (reason "deeper look"): after each number a candidate may show, the best two-step score there,
     a certain cell counting as a move (``_deeper``).
     With ``second`` (off by default: 3.0 times the time a game on expert, measured in
-    ``benchmarks/README.md``), the deeper look's two best, when no latent 50/50 weighs them, are each
-    looked at one move further again (``_second``: after each number, the best deeper-look value there),
-    and the better is played (reason "second look"; the deeper look's first on a tie).
+    ``benchmarks/README.md``), the deeper look's ``second_width`` (2) best, when no latent 50/50 weighs
+    them, are each looked at one move further again (``_second``: after each number, the best deeper-look
+    value there), and the best is played (reason "second look"; ties in the deeper look's order).
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
     ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
@@ -88,6 +88,7 @@ class TwoStepPlayer(LookaheadPlayer):
         deep: int = 4,
         deep_margin: Fraction = Fraction(1, 20),
         second: bool = False,
+        second_width: int = 2,
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
@@ -99,12 +100,13 @@ class TwoStepPlayer(LookaheadPlayer):
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence, deep=deep, deep_margin=deep_margin)
+        at_least(2, second_width=second_width)
         for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains), ("second", second)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence, self.ties, self.chains = forced, Fraction(influence), ties, chains
-        self.deep, self.deep_margin, self.second = deep, Fraction(deep_margin), second
+        self.deep, self.deep_margin, self.second, self.second_width = deep, Fraction(deep_margin), second, second_width
         warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
@@ -199,10 +201,11 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 deeper = {c: round(self._deeper(board, result, c) * weight[c], 9) for c in near}
                 near.sort(key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
                 self.reason = "deeper look"
-                if self.player.second and weight[near[0]] == weight[near[1]] == 1:  # no latent 50/50 weighs them
-                    further = {c: round(self._second(board, result, c), 9) for c in near[:2]}
-                    if further[near[1]] > further[near[0]]:
-                        near[:2] = near[1], near[0]
+                best = near[: self.player.second_width]
+                if self.player.second and all(weight[c] == 1 for c in best):  # no latent 50/50 weighs them
+                    further = {c: round(self._second(board, result, c), 9) for c in best}
+                    order_of = {c: i for i, c in enumerate(best)}  # ties: the deeper look's order
+                    near[: len(best)] = sorted(best, key=lambda c: (further[c], -order_of[c]), reverse=True)
                     self.reason = "second look"
                 order = near + [c for c in order if c not in deeper]
         self.ranked = [

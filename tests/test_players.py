@@ -344,6 +344,33 @@ def test_the_second_look_plays_the_better_of_the_two_best_one_move_further(text,
     assert [r.cell for r in second.ranked[2:]] == [r.cell for r in deep.ranked[2:]]
 
 
+@pytest.mark.parametrize(
+    "text, mines",
+    [("....\n....\n..2.", 4), ("..2.\n....\n....", 4), ("....\n2...\n....", 4), ("....\n.3..\n....", 5)],
+)
+def test_a_wider_second_look_plays_the_best_one_move_further_of_the_deeper_looks_best_four(text, mines):
+    """With ``second_width=4`` the second look takes the deeper look's best four (here three or four), not
+    two: in these positions it plays one the deeper look ranked third or fourth, whose brute-force value one
+    move further again beats both of the two best's, and ranks those it looked at by that value (ties, as in
+    the last position, in the deeper look's order)."""
+    board = Board.from_text(text)
+    off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
+    deep = TwoStepPlayer(**off).explain(board, mines)
+    wide = TwoStepPlayer(second=True, second_width=4, **off).explain(board, mines)
+    assert wide.reason == "second look" and len(deep.ranked) >= 3
+    looked = [r for r in wide.ranked if r.further is not None]
+    assert {r.cell for r in looked} == {r.cell for r in deep.ranked[: len(looked)] if r.deeper is not None}
+    assert len(looked) >= 3 and wide.ranked[: len(looked)] == looked
+    deep_order = [r.cell for r in deep.ranked]
+    assert [(-r.further, deep_order.index(r.cell)) for r in looked] == sorted(  # ties: the deeper look's order
+        (-r.further, deep_order.index(r.cell)) for r in looked
+    )
+    assert wide.move.cell in [r.cell for r in deep.ranked[2:4]]
+    best = min(_four_step_oracles(board, mines, wide.move.cell))
+    assert all(best > max(_four_step_oracles(board, mines, r.cell)) + 1e-9 for r in deep.ranked[:2])
+    assert [r.cell for r in wide.ranked[len(looked) :]] == [r.cell for r in deep.ranked[len(looked) :]]
+
+
 def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch):
     """The looks further meet a position by several paths (A then B, B then A), the second look scores again
     what the deeper look scored, and a guess's position may have been looked at in the last decision: each is
