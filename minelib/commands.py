@@ -71,7 +71,7 @@ _GUESS_REASONS = {  # and for a guess
     "50/50 or safe": "a cell of a latent 50/50",
     "best score": "the best two-step score",
     "deeper look": "of the near-best two-step scores, the best one move further",
-    "second look": "of the two best one move further, the better one move further again",
+    "second look": "of the best one move further (two, or second_width), the best one move further again",
     "exact endgame": "the optimal move",
 }
 

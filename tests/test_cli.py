@@ -326,7 +326,7 @@ def test_advise_shows_the_second_look_that_decided():
     assert further[0]["further"] > further[1]["further"]
     assert all("further" not in c for c in deep["candidates"])
     text = run("advise", "--mines", "5", "--candidates", "--options", options, stdin=board_text).stdout
-    assert "the better one move further again" in text and "further: one move further again" in text
+    assert "the best one move further again" in text and "further: one move further again" in text
 
 
 def test_advise_passes_the_players_options():
