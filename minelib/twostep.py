@@ -204,8 +204,7 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 best = near[: self.player.second_width]
                 if self.player.second and all(weight[c] == 1 for c in best):  # no latent 50/50 weighs them
                     further = {c: round(self._second(board, result, c), 9) for c in best}
-                    order_of = {c: i for i, c in enumerate(best)}  # ties: the deeper look's order
-                    near[: len(best)] = sorted(best, key=lambda c: (further[c], -order_of[c]), reverse=True)
+                    near[: len(best)] = sorted(best, key=further.__getitem__, reverse=True)  # stable: ties in order
                     self.reason = "second look"
                 order = near + [c for c in order if c not in deeper]
         self.ranked = [
