@@ -15,7 +15,10 @@ as wide as the won games' (both are printed, the won games' against the stored r
 defaults, when it holds the games and the baseline is today's player), for the CPU of the rollouts
 (per CPU second about even with won games for a change as dear as the player, better for a dearer
 one: ``benchmarks/README.md``). The interval is over games, so it holds the noise of the drawn
-layouts too. For reading, not asserting.
+layouts too. Beside it, the same with a control variate (``strength.controlled_difference``): per
+game, how much more often the changed player's cells were safe on the drawn layouts than the
+position's exact probabilities say (``Advantage.control``), which moves with the advantage and whose
+mean is known to be zero. For reading, not asserting.
 """
 
 import argparse
@@ -42,16 +45,16 @@ def play_chunk(
     options: str,
     baseline_options: str,
     samples: int,
-) -> list[tuple[int, bool, list[tuple[int, float]]]]:
+) -> list[tuple[int, bool, list[tuple[int, float, float]]]]:
     """Per game: its index, whether the changed player won it, and per guess where it parts from the
-    baseline (layouts left, advantage)."""
+    baseline (layouts left, advantage, its control)."""
     player = VariantPlayer(run, value, options)
     baseline = TwoStepPlayer(**parse_options(baseline_options))
     rows = []
     for index in indices:
         game, first = ex.setting_game(setting, index)
         record, found = guess_advantages(player, baseline, game, first, samples, seed=index * 1000)
-        rows.append((index, record.won, [(a.layouts, float(a.advantage)) for a in found]))
+        rows.append((index, record.won, [(a.layouts, float(a.advantage), float(a.control)) for a in found]))
     return rows
 
 
@@ -90,10 +93,18 @@ def main() -> None:
         ("more than a million layouts", lambda layouts: layouts > MILLION),
         ("a million layouts or fewer", lambda layouts: layouts <= MILLION),
     ):
-        per_game = [sum(a for layouts, a in found if keep(layouts)) for _, _, found in rows]
-        parted = sum(keep(layouts) for _, _, found in rows for layouts, _ in found)
-        advantage = strength.difference_text(per_game)
-        table.append({"where": label, "games": len(rows), "guesses parting": parted, "advantage": advantage})
+        per_game = [sum(a for layouts, a, _ in found if keep(layouts)) for _, _, found in rows]
+        controls = [sum(c for layouts, _, c in found if keep(layouts)) for _, _, found in rows]
+        parted = sum(keep(layouts) for _, _, found in rows for layouts, _, _ in found)
+        table.append(
+            {
+                "where": label,
+                "games": len(rows),
+                "guesses parting": parted,
+                "advantage": strength.difference_text(per_game),
+                "with its control": strength.controlled_text(per_game, controls),
+            }
+        )
     print(text_table(table))
     stored = ex.load(args.stored, setting) if Path(args.stored).exists() and not args.baseline_options else {}
     if all(index in stored for index, _, _ in rows):

@@ -15,6 +15,11 @@ asserting; it plays len(cells) + 1 games per numbered first click on ``--workers
 With ``--after ROW,COL`` the question is the third click: only games where that cell, opened second,
 shows one of ``--numbers`` too are played, the player's own game with it opened second
 (``then=(after,)``) against each given cell opened third (``then=(after, cell)``).
+
+Beside each cell's difference, the same with a control variate (``strength.controlled_difference``):
+per game, how much more often the cell is safe than the player's own move in the position where the
+cell is opened (``guesses.safety_control`` on the game's layout), zero on average; a cell that is a
+mine loses at once, so taking out a multiple of it leaves the mean and narrows the interval.
 """
 
 import argparse
@@ -24,8 +29,10 @@ from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import strength
+from minelib.analysis import analyze
 from minelib.board import BoardSize
 from minelib.game import PLAYING
+from minelib.guesses import safety_control
 from minelib.players import make_player
 from minelib.report import text_table
 
@@ -59,14 +66,18 @@ def play_chunk(
             game.open(after)
             if game.status != PLAYING or game.value(after) not in numbers:
                 continue
+        player = make_player(setting.player, setting.options)
+        position, layout = game.board, [game.layout()]  # where the cells are opened, and what lies under it
+        result, ref = analyze(position, setting.mines), player.recommend(position, setting.mines).cell
         game, first = ex.setting_game(setting, index)
-        own = make_player(setting.player, setting.options).play(game, first, log=True, then=forced)
+        own = player.play(game, first, log=True, then=forced)
         row = {"index": index, "number": shown, "own": own.won}
         guesses = [m.cell for m in own.moves[1:] if not m.certain and m.cell not in forced]
         row["second"] = guesses[0] if guesses else None  # its first guess of its own
         for cell in cells:
             game, first = ex.setting_game(setting, index)
-            row[cell] = make_player(setting.player, setting.options).play(game, first, then=(*forced, cell)).won
+            row[cell] = player.play(game, first, then=(*forced, cell)).won
+            row[cell, "control"] = float(safety_control(result, cell, ref, layout))
         rows.append(row)
     return rows
 
@@ -77,7 +88,9 @@ def summary(rows: list[dict], cells: list[tuple[int, int]], label: str) -> dict:
     seconds = Counter(r["second"] for r in rows).most_common(1)
     line["own second"] = f"{seconds[0][0]} {seconds[0][1] / len(rows):.0%}" if seconds else "-"
     for cell in cells:
-        line[f"{cell[0]},{cell[1]}"] = strength.paired_text([r[cell] for r in rows], own)
+        diff = [int(r[cell]) - int(r["own"]) for r in rows]
+        line[f"{cell[0]},{cell[1]}"] = strength.difference_text(diff)
+        line[f"{cell[0]},{cell[1]} controlled"] = strength.controlled_text(diff, [r[cell, "control"] for r in rows])
     return line
 
 

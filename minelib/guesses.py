@@ -198,17 +198,34 @@ def rollout_wins(
     return wins
 
 
+def safety_control(result, cell: Cell, other: Cell, masks) -> Fraction:
+    """How much more often ``cell`` is safe than ``other`` on the layouts ``masks`` (boolean mine arrays of
+    the position ``result`` analysed), less the exact difference, the mine probability of ``other`` less
+    that of ``cell``: zero on average over layouts drawn uniformly from the position, exactly zero over
+    every one. A cell that is a mine loses at once, so this moves with the difference of what the two
+    cells win, and a multiple of it can be taken out of that difference (a control variate,
+    ``strength.controlled_difference``)."""
+    safer = Fraction(sum(int(m[other]) - int(m[cell]) for m in masks), len(masks))
+    return safer - (result.probability(other) - result.probability(cell))
+
+
 @dataclass(frozen=True)
 class Advantage:
     """A guess where a player parts from a baseline: the layouts left, the player's cell, the baseline's,
     and the player's advantage there, the baseline's win rate playing on after the player's cell less
-    after its own, over ``samples`` layouts of the position (drawn, or every one: then exact)."""
+    after its own, over ``samples`` layouts of the position (drawn, or every one: then exact).
+
+    ``control``: on the same layouts, how much more often the player's cell is safe than the baseline's,
+    less what the position's exact probabilities say (``safety_control``): zero on average, and exactly
+    zero with every layout. It moves with the advantage, which less a multiple of it has the same mean
+    and, over many guesses, less noise."""
 
     layouts: int
     cell: Cell
     other: Cell
     advantage: Fraction
     samples: int
+    control: Fraction = Fraction(0)
 
 
 def guess_advantages(
@@ -230,7 +247,7 @@ def guess_advantages(
     the player's steps' gains over it telescopes to the difference of the two win rates). It is spared
     the luck of the later guesses by which two players' won games differ, at the cost of the
     rollouts (``benchmarks/advantage.py``); with every layout it is exact (a test checks the identity
-    on small boards)."""
+    on small boards). Each comes with its control (``Advantage.control``), from the same layouts."""
     found: list[Advantage] = []
 
     def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
@@ -244,7 +261,8 @@ def guess_advantages(
             masks = layouts.sample(samples, seed=seed + len(found))
         wins = rollout_wins(baseline, game.first_click, first, board, mines, [move.cell, other.cell], masks)
         advantage = Fraction(int(wins[:, 0].sum()) - int(wins[:, 1].sum()), len(masks))
-        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks)))
+        control = safety_control(result, move.cell, other.cell, masks)
+        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks), control))
 
     return _watch(player, game, first, note, endgame=True), found
 
@@ -261,4 +279,5 @@ __all__ = [
     "play_runner_up",
     "ranked_decisions",
     "rollout_wins",
+    "safety_control",
 ]

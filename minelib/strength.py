@@ -217,10 +217,34 @@ def mean_difference(diff: Sequence[float]) -> tuple[float, float]:
     return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
 
 
+def controlled_difference(diff: Sequence[float], control: Sequence[float]) -> tuple[float, float, float]:
+    """``mean_difference`` with a control variate: per game, a ``control`` whose mean is known to be zero
+    (a game's summed ``Advantage.control``). Each difference less ``slope`` times its control has the same
+    mean and, when the two move together, less spread; ``slope`` is the least-squares one over the games
+    (0 when the controls do not vary), which costs a bias of the order of one over the games. The mean,
+    the half width of its 95% interval, and the slope."""
+    if len(diff) != len(control):
+        raise ValueError(f"{len(diff)} differences but {len(control)} controls: one of each per game")
+    if not diff:
+        raise ValueError("no paired games to compare")
+    spread = statistics.variance(control) if len(control) > 1 else 0.0
+    slope = statistics.covariance(control, diff) / spread if spread else 0.0
+    mean, half = mean_difference([d - slope * c for d, c in zip(diff, control)])
+    return mean, half, slope
+
+
 def difference_text(diff: Sequence[float]) -> str:
     """``mean_difference`` as text, in points to a thousandth: a million paired games resolve a few
     thousandths, which two decimals would round away."""
-    mean, half = mean_difference(diff)
+    return _interval_text(*mean_difference(diff))
+
+
+def controlled_text(diff: Sequence[float], control: Sequence[float]) -> str:
+    """``controlled_difference`` as text (``difference_text``)."""
+    return _interval_text(*controlled_difference(diff, control)[:2])
+
+
+def _interval_text(mean: float, half: float) -> str:
     return f"{mean:+.3%} [{mean - half:+.3%}, {mean + half:+.3%}]"
 
 

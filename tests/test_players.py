@@ -908,7 +908,7 @@ def test_advantages_along_the_games_add_up_to_the_difference_of_the_win_rates(
             record, found = guess_advantages(one, other, Game(board, mines, rule, layout=mask), first)
             own = one.play(Game(board, mines, rule, layout=mask), first)
             assert (record.won, record.guesses) == (own.won, own.guesses)
-            assert all(a.cell != a.other and a.samples == a.layouts for a in found)
+            assert all(a.cell != a.other and a.samples == a.layouts and a.control == 0 for a in found)
             total += sum((a.advantage for a in found), Fraction(0))
             parted += len(found)
         return total, parted
@@ -943,6 +943,32 @@ def test_sampled_advantages_are_reproducible_and_none_where_the_players_agree():
         parted += len(first_run)
         assert guess_advantages(player, TwoStepPlayer(), *ex.setting_game(setting, index), samples=6)[1] == []
     assert parted >= 3
+
+
+def test_an_advantages_control_is_its_layouts_safety_difference_less_the_exact_one(monkeypatch):
+    """``Advantage.control``: on the layouts drawn where the two part, how much more often the player's cell
+    is safe than the baseline's, less the difference of their exact mine probabilities (the baseline's less
+    the player's); the rollouts' wins do not enter it (here they are coin flips)."""
+    from minelib import experiments as ex
+    from minelib import guesses
+    from minelib.guesses import guess_advantages
+
+    coins, expected = np.random.default_rng(7), []
+
+    def flips(player, rule, first, board, mines, cells, masks):
+        result, (mine, other) = analyze(board, mines), cells
+        safer = Fraction(sum(int(m[other]) - int(m[mine]) for m in masks), len(masks))
+        expected.append(safer - (result.probability(other) - result.probability(mine)))
+        return coins.random((len(masks), len(cells))) < 0.5
+
+    monkeypatch.setattr(guesses, "rollout_wins", flips)
+    setting = ex.record_setting("intermediate", "safe", "0,0", 30)
+    player, baseline = TwoStepPlayer(), LookaheadPlayer(endgame_layouts=0, lookahead=0)
+    found = []
+    for index in range(setting.games):
+        found += guess_advantages(player, baseline, *ex.setting_game(setting, index), samples=6, seed=index)[1]
+    assert len(found) >= 3 and [a.control for a in found] == expected
+    assert any(a.control for a in found) and any(a.control != a.advantage for a in found)
 
 
 def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():

@@ -51,6 +51,24 @@ def test_paired_difference_by_hand():
     assert strength.paired_text(won, base) == "+0.900% [+0.252%, +1.548%]"
 
 
+def test_a_control_variate_keeps_the_mean_and_takes_out_what_moves_with_it():
+    # differences 1/2 plus twice a control: the control's share is taken out, 1/2 stays, no spread left
+    control = [0.1, -0.3, 0.2, 0.0, -0.1]
+    mean, half, slope = strength.controlled_difference([0.5 + 2 * c for c in control], control)
+    assert slope == pytest.approx(2) and mean == pytest.approx(0.5) and half == pytest.approx(0, abs=1e-12)
+    # by hand: controls 1, -1, 0, 0 and differences 3, -1, 1, 0: slope 4/2, residuals 1, 1, 1, 0
+    mean, half, slope = strength.controlled_difference([3, -1, 1, 0], [1, -1, 0, 0])
+    assert slope == 2 and mean == 0.75 and half == pytest.approx(1.959964 * (3 / 16) ** 0.5 / 2)
+    text = strength.controlled_text([3, -1, 1, 0], [1, -1, 0, 0])
+    assert text == f"+75.000% [{0.75 - half:+.3%}, {0.75 + half:+.3%}]"
+    # controls that never move: the plain mean and interval
+    assert strength.controlled_difference([1, 0, 0, 1], [0.0] * 4)[:2] == strength.mean_difference([1, 0, 0, 1])
+    with pytest.raises(ValueError, match="one of each per game"):
+        strength.controlled_difference([1, 0], [0.0])
+    with pytest.raises(ValueError, match="no paired games"):
+        strength.controlled_difference([], [])
+
+
 def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     path = tmp_path / "records.sqlite"
     games = {"beginner": 6, "intermediate": 4, "expert": 4}
