@@ -1,6 +1,6 @@
-"""The strongest player's time with one of the analysis engine's shortcuts against without, on the same games.
+"""The strongest player's time with one of its shortcuts against without, on the same games.
 
-    python benchmarks/shortcuts.py [recall|floats] [--options second=1] [--games 300] [--start 0]
+    python benchmarks/shortcuts.py [recall|floats|book] [--options second=1] [--games 300] [--start 0]
         [--level expert] [--rule safe] [--first 0,0] [--seed 2026]
 
 The shortcuts (each a setting of ``minelib.boxes``, the answers exact either way):
@@ -8,7 +8,9 @@ The shortcuts (each a setting of ``minelib.boxes``, the answers exact either way
 - ``recall``: the tracker recalls the components of its last positions, those ``what_if`` found
   among them (``Tracker.RECENT``; without: 0, every switch counts the position again);
 - ``floats``: an outlook's lowest risks ranked in the compiled call where a float holds each ratio's
-  integers exactly (``EXACT_BELOW``; without: 0, Python ranks them all).
+  integers exactly (``EXACT_BELOW``; without: 0, Python ranks them all);
+- ``book``: the two-step player's guesses where few cells are open, worked out once per process and
+  looked up after (``minelib.twostep.BOOK_OPENED``; without: 0, each worked out in every game).
 
 One process, one core: each game is played with the shortcut and without, in alternating order, and
 both must play the same moves. Prints mean and median milliseconds a game and the ratios, in all and
@@ -21,12 +23,16 @@ import time
 
 from common import add_slice_arguments, check_slice, slice_setting, slice_title
 
-from minelib import boxes
+from minelib import boxes, twostep
 from minelib import experiments as ex
 from minelib.players import make_player
 from minelib.report import text_table
 
-SHORTCUTS = {"recall": (boxes.Tracker, "RECENT"), "floats": (boxes, "EXACT_BELOW")}
+SHORTCUTS = {
+    "recall": (boxes.Tracker, "RECENT"),
+    "floats": (boxes, "EXACT_BELOW"),
+    "book": (twostep, "BOOK_OPENED"),
+}
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
-"""Shared hypothesis settings and strategies."""
+"""Shared hypothesis settings and strategies, and an empty book for each test."""
 
 import os
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,15 @@ from minelib.board import MINE, UNOPENED, Board, neighbour_sums
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def _an_empty_book():
+    """Each test starts with the two-step player's book empty (``minelib.twostep.BOOK``): a guess kept in one
+    test never answers for another test's monkeypatched code."""
+    from minelib.twostep import BOOK
+
+    BOOK.clear()
 
 
 @st.composite

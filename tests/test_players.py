@@ -377,7 +377,7 @@ def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch)
     worked out once (``TwoStepRun._memo``). The first expert games with the second look are played move for
     move as when each is worked out anew, and a tenth or more of what they asked was met again."""
     from minelib import experiments as ex
-    from minelib.twostep import TwoStepRun
+    from minelib.twostep import BOOK, TwoStepRun
 
     setting = ex.record_setting("expert", "safe", "0,0", 6, options="second=1")
     kept, hits = TwoStepRun._memo, []
@@ -389,12 +389,69 @@ def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch)
     played = {}
     for memo in (counted, lambda self, key, work: work()):
         monkeypatch.setattr(TwoStepRun, "_memo", memo)
+        BOOK.clear()  # (each way works out its own guesses, those of the first positions too)
         for i in range(6):
             game, first = ex.setting_game(setting, i)
             record = make_player(setting.player, setting.options).play(game, first, log=True)
             played.setdefault(i, []).append((record.won, record.moves))
     assert all(with_it == anew for with_it, anew in played.values())
     assert sum(hits) > len(hits) // 10  # (a tenth at least: the test compares play where the memo answered)
+
+
+def test_the_book_plays_as_each_guess_worked_out_anew(monkeypatch):
+    """The book (``twostep.BOOK``): expert games played with it, twice (the second time most first guesses are
+    looked up), move for move as without it (``BOOK_OPENED = 0``), with the defaults and the second look; and it
+    was asked, and answered, where few cells are open."""
+    from minelib import experiments as ex
+    from minelib import twostep
+
+    worked, looked_up = [], []
+    plain_guess, plain_work = twostep.TwoStepRun.guess, twostep.TwoStepRun._guess
+    monkeypatch.setattr(twostep.TwoStepRun, "_guess", lambda run, *a: worked.append(1) or plain_work(run, *a))
+    monkeypatch.setattr(twostep.TwoStepRun, "guess", lambda run, *a: looked_up.append(1) or plain_guess(run, *a))
+
+    def play(setting: ex.Setting) -> list:
+        player = make_player(setting.player, setting.options)
+        return [player.play(*ex.setting_game(setting, i), log=True).moves for i in range(setting.games)]
+
+    for options, games in (("", 12), ("second=1", 4)):
+        setting = ex.record_setting("expert", "safe", "0,0", games, options=options)
+        monkeypatch.setattr(twostep, "BOOK_OPENED", 0)
+        without = play(setting)
+        monkeypatch.setattr(twostep, "BOOK_OPENED", 8)
+        worked.clear(), looked_up.clear()
+        assert play(setting) == without
+        assert play(setting) == without
+        assert len(worked) < len(looked_up) and twostep.BOOK  # answered from the book at times
+
+
+def test_the_book_keeps_a_guess_by_position_mines_and_settings_with_what_decided_it(monkeypatch):
+    """Looked up, a guess comes with its reason and ranking as worked out, by the position, the mines and the
+    player's settings: the corner's and the far corner's 1 with 99 mines, with 60, with the second look, without
+    the deeper look. A ranking handed out and changed does not change the book's. At most ``BOOK_SIZE``
+    positions, the least recently used dropped first."""
+    from minelib import twostep
+
+    rows = ["." * 30] * 16
+    board = Board.from_text("\n".join(["1" + "." * 28 + "1"] + rows[1:]))
+    players = {"defaults": TwoStepPlayer(), "second": TwoStepPlayer(second=True), "deep=0": TwoStepPlayer(deep=0)}
+    monkeypatch.setattr(twostep, "BOOK_OPENED", 0)
+    anew = {(name, m): p.explain(board, m) for name, p in players.items() for m in (99, 60)}
+    assert len({(e.move.cell, e.reason) for e in anew.values()}) >= 3 and not twostep.BOOK
+    monkeypatch.setattr(twostep, "BOOK_OPENED", 8)
+    for _ in range(2):  # worked out, then looked up
+        for (name, m), explained in anew.items():
+            assert players[name].explain(board, m) == explained, (name, m)
+            players[name].explain(board, m).ranked.clear()
+    assert len(twostep.BOOK) == len(anew)
+    monkeypatch.setattr(twostep, "BOOK_SIZE", 2)
+    twostep.BOOK.clear()
+    for m in (99, 60, 99):  # 99 used last: 60 the oldest
+        assert players["defaults"].explain(board, m) == anew["defaults", m]
+    players["second"].explain(board, 99)
+    assert [key[2] for key in twostep.BOOK] == [99, 99] and players["defaults"].explain(board, 99) == anew[
+        "defaults", 99
+    ]
 
 
 def test_the_deeper_look_takes_only_sensible_options():
