@@ -67,7 +67,7 @@ class TwoStepPlayer(LookaheadPlayer):
     before, measured in ``benchmarks/README.md``), and the best of that is played
     (reason "deeper look"): after each number a candidate may show, the best two-step score there,
     a certain cell counting as a move (``_deeper``).
-    With ``second`` (off by default: 3.0 times the time a game on expert, measured in
+    With ``second`` (off by default: 2.8 times the time a game on expert, measured in
     ``benchmarks/README.md``), the deeper look's ``second_width`` (2) best, when no latent 50/50 weighs
     them, are each looked at one move further again (``_second``: after each number, the best deeper-look
     value there), and the best is played (reason "second look"; ties in the deeper look's order).
