@@ -70,7 +70,10 @@ class TwoStepPlayer(LookaheadPlayer):
     With ``second`` (off by default: 2.8 times the time a game on expert, measured in
     ``benchmarks/README.md``), the deeper look's ``second_width`` (2) best, when no latent 50/50 weighs
     them, are each looked at one move further again (``_second``: after each number, the best deeper-look
-    value there), and the best is played (reason "second look"; ties in the deeper look's order).
+    value there), and the best is played (reason "second look"; ties in the deeper look's order). With
+    ``second_open`` (0: off), the second look only where at most that many cells are open (flags count): a
+    first click's number and a far corner's, positions that come back game after game, where the book
+    (``BOOK``) keeps the guess once it is worked out, so that the look costs once a process.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
     ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
@@ -102,6 +105,7 @@ class TwoStepPlayer(LookaheadPlayer):
         deep_margin: Fraction = Fraction(1, 20),
         second: bool = False,
         second_width: int = 2,
+        second_open: int = 0,
     ):
         at_least(1, candidates=candidates)  # (before the look-ahead player's check, which calls it lookahead)
         super().__init__(
@@ -114,12 +118,14 @@ class TwoStepPlayer(LookaheadPlayer):
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")
         at_least(0, off_frontier=off_frontier, blend=blend, influence=influence, deep=deep, deep_margin=deep_margin)
         at_least(2, second_width=second_width)
+        at_least(0, second_open=second_open)
         for name, flag in (("dead", dead), ("forced", forced), ("ties", ties), ("chains", chains), ("second", second)):
             if flag not in (0, 1):
                 raise ValueError(f"{name} must be 0 or 1 (off or on), got {flag}")
         self.cut, self.off_frontier, self.blend, self.dead = Fraction(cut), off_frontier, blend, dead
         self.forced, self.influence, self.ties, self.chains = forced, Fraction(influence), ties, chains
         self.deep, self.deep_margin, self.second, self.second_width = deep, Fraction(deep_margin), second, second_width
+        self.second_open = second_open
         warm_up()
 
     def _run(self, game: Game, log: bool) -> LookaheadRun:
@@ -189,9 +195,9 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         override any part of the guess, or count what it does)."""
         if type(self) is not TwoStepRun or type(self.player) is not TwoStepPlayer:
             return None
-        values = board.values
-        if not BOOK_OPENED or int(np.count_nonzero(values != UNOPENED)) > BOOK_OPENED:
+        if not BOOK_OPENED or _open_cells(board) > BOOK_OPENED:
             return None
+        values = board.values
         return values.shape, values.tobytes(), mines, tuple(sorted(vars(self.player).items()))
 
     def _guess(self, board: Board, mines: int, result: Analysis) -> Move:
@@ -247,7 +253,9 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 near.sort(key=lambda c: (deeper[c],) + scores[c] + (-candidates.index(c),), reverse=True)
                 self.reason = "deeper look"
                 best = near[: self.player.second_width]
-                if self.player.second and all(weight[c] == 1 for c in best):  # no latent 50/50 weighs them
+                open_enough = self.player.second_open > 0 and _open_cells(board) <= self.player.second_open
+                further_again = self.player.second or open_enough
+                if further_again and all(weight[c] == 1 for c in best):  # no latent 50/50 weighs them
                     further = {c: round(self._second(board, result, c), 9) for c in best}
                     near[: len(best)] = sorted(best, key=further.__getitem__, reverse=True)  # stable: ties in order
                     self.reason = "second look"
@@ -403,6 +411,11 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         s1 = 1 - low[0]
         s2 = 1 - low[1] if len(low) > 1 else s1
         return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+
+
+def _open_cells(board: Board) -> int:
+    """How many cells of ``board`` are open or flagged."""
+    return int(np.count_nonzero(board.values != UNOPENED))
 
 
 def _settled(after: Analysis) -> bool:

@@ -191,6 +191,7 @@ def test_replaying_layouts(tmp_path):
         (dict(player="twostep", options="dead=2"), "dead must be 0 or 1"),
         (dict(player="twostep", options="endgame_compiled=-5"), "endgame_compiled must be at least 0"),
         (dict(player="twostep", options="second=1,second_width=1"), "second_width must be at least 2, got 1"),
+        (dict(player="twostep", options="second_open=-1"), "second_open must be at least 0, got -1"),
         (dict(player="lookahead", options="tolerance=-1"), "tolerance must be at least 0"),
         (dict(player="safest", options="endgame_layouts=-1"), "endgame_layouts must be at least 0"),
         (dict(seed=-1), "the seed must be a non-negative integer, got -1"),

@@ -398,6 +398,26 @@ def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch)
     assert sum(hits) > len(hits) // 10  # (a tenth at least: the test compares play where the memo answered)
 
 
+def test_the_second_look_where_few_cells_are_open_and_nowhere_else():
+    """``second_open``: the second look where at most that many cells are open, flags counted. After the corner's
+    and the far corner's 1 (2 open) it plays the second look's move, where the defaults play the deeper look's;
+    in a position of 11 open cells and flags, where the second look too plays otherwise, from 11 on and not at
+    10; off (0), the defaults' move, also on a board with no cell open."""
+    rows = ["." * 30] * 16
+    two = Board.from_text("\n".join(["1" + "." * 28 + "1"] + rows[1:]))
+    eleven = Board.from_text(
+        "\n".join(["001" + "." * 27, "122" + "." * 27, "F3F4" + "." * 26, ".5" + "." * 28] + rows[4:])
+    )
+    for board, opened in ((two, 2), (eleven, 11)):
+        looked, plain = TwoStepPlayer(second=True).explain(board, 99), TwoStepPlayer().explain(board, 99)
+        assert looked.reason == "second look" and plain.reason == "deeper look" and looked.move != plain.move
+        assert TwoStepPlayer(second_open=opened).explain(board, 99) == looked
+        assert TwoStepPlayer(second_open=opened - 1).explain(board, 99) == plain
+        assert TwoStepPlayer(second_open=0).explain(board, 99) == plain
+    nothing_open = Board.from_text("\n".join(["." * 9] * 9))  # (the second look would rank it)
+    assert TwoStepPlayer(second_open=0).explain(nothing_open, 10).reason == "deeper look"
+
+
 def test_the_book_plays_as_each_guess_worked_out_anew(monkeypatch):
     """The book (``twostep.BOOK``): expert games played with it, twice (the second time most first guesses are
     looked up), move for move as without it (``BOOK_OPENED = 0``), with the defaults and the second look; and it
