@@ -35,6 +35,7 @@ from minelib.report import text_table
 from minelib.twostep import TwoStepPlayer, TwoStepRun
 
 MILLION = 1_000_000
+FEW_OPEN = 8  # the first guesses, positions that come back game after game (the book's, ``twostep.BOOK_OPENED``)
 
 
 def play_chunk(
@@ -45,16 +46,16 @@ def play_chunk(
     options: str,
     baseline_options: str,
     samples: int,
-) -> list[tuple[int, bool, list[tuple[int, float, float]]]]:
+) -> list[tuple[int, bool, list[tuple[int, float, float, int]]]]:
     """Per game: its index, whether the changed player won it, and per guess where it parts from the
-    baseline (layouts left, advantage, its control)."""
+    baseline (layouts left, advantage, its control, cells open)."""
     player = VariantPlayer(run, value, options)
     baseline = TwoStepPlayer(**parse_options(baseline_options))
     rows = []
     for index in indices:
         game, first = ex.setting_game(setting, index)
         record, found = guess_advantages(player, baseline, game, first, samples, seed=index * 1000)
-        rows.append((index, record.won, [(a.layouts, float(a.advantage), float(a.control)) for a in found]))
+        rows.append((index, record.won, [(a.layouts, float(a.advantage), float(a.control), a.opened) for a in found]))
     return rows
 
 
@@ -89,13 +90,15 @@ def main() -> None:
     )
     table = []
     for label, keep in (
-        ("every guess", lambda layouts: True),
-        ("more than a million layouts", lambda layouts: layouts > MILLION),
-        ("a million layouts or fewer", lambda layouts: layouts <= MILLION),
+        ("every guess", lambda layouts, opened: True),
+        ("more than a million layouts", lambda layouts, opened: layouts > MILLION),
+        ("a million layouts or fewer", lambda layouts, opened: layouts <= MILLION),
+        (f"at most {FEW_OPEN} cells open", lambda layouts, opened: opened <= FEW_OPEN),
+        (f"more than {FEW_OPEN} cells open", lambda layouts, opened: opened > FEW_OPEN),
     ):
-        per_game = [sum(a for layouts, a, _ in found if keep(layouts)) for _, _, found in rows]
-        controls = [sum(c for layouts, _, c in found if keep(layouts)) for _, _, found in rows]
-        parted = sum(keep(layouts) for _, _, found in rows for layouts, _, _ in found)
+        per_game = [sum(a for layouts, a, _, opened in found if keep(layouts, opened)) for _, _, found in rows]
+        controls = [sum(c for layouts, _, c, opened in found if keep(layouts, opened)) for _, _, found in rows]
+        parted = sum(keep(layouts, opened) for _, _, found in rows for layouts, _, _, opened in found)
         table.append(
             {
                 "where": label,

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from minelib.board import Board, Cell
+from minelib.board import UNOPENED, Board, Cell
 from minelib.endgame import EndgameSearch
 from minelib.game import Game
 from minelib.lookahead import LookaheadPlayer, LookaheadRun
@@ -218,7 +218,7 @@ class Advantage:
     ``control``: on the same layouts, how much more often the player's cell is safe than the baseline's,
     less what the position's exact probabilities say (``safety_control``): zero on average, and exactly
     zero with every layout. It moves with the advantage, which less a multiple of it has the same mean
-    and, over many guesses, less noise."""
+    and, over many guesses, less noise. ``opened``: the cells open or flagged in the position."""
 
     layouts: int
     cell: Cell
@@ -226,6 +226,7 @@ class Advantage:
     advantage: Fraction
     samples: int
     control: Fraction = Fraction(0)
+    opened: int = 0
 
 
 def guess_advantages(
@@ -262,7 +263,8 @@ def guess_advantages(
         wins = rollout_wins(baseline, game.first_click, first, board, mines, [move.cell, other.cell], masks)
         advantage = Fraction(int(wins[:, 0].sum()) - int(wins[:, 1].sum()), len(masks))
         control = safety_control(result, move.cell, other.cell, masks)
-        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks), control))
+        opened = int(np.count_nonzero(board.values != UNOPENED))
+        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks), control, opened))
 
     return _watch(player, game, first, note, endgame=True), found
 

@@ -1025,17 +1025,18 @@ def test_sampled_advantages_are_reproducible_and_none_where_the_players_agree():
 def test_an_advantages_control_is_its_layouts_safety_difference_less_the_exact_one(monkeypatch):
     """``Advantage.control``: on the layouts drawn where the two part, how much more often the player's cell
     is safe than the baseline's, less the difference of their exact mine probabilities (the baseline's less
-    the player's); the rollouts' wins do not enter it (here they are coin flips)."""
+    the player's); the rollouts' wins do not enter it (here they are coin flips). And the cells open there."""
     from minelib import experiments as ex
     from minelib import guesses
     from minelib.guesses import guess_advantages
 
-    coins, expected = np.random.default_rng(7), []
+    coins, expected, opened = np.random.default_rng(7), [], []
 
     def flips(player, rule, first, board, mines, cells, masks):
         result, (mine, other) = analyze(board, mines), cells
         safer = Fraction(sum(int(m[other]) - int(m[mine]) for m in masks), len(masks))
         expected.append(safer - (result.probability(other) - result.probability(mine)))
+        opened.append(int((board.values != UNOPENED).sum()))
         return coins.random((len(masks), len(cells))) < 0.5
 
     monkeypatch.setattr(guesses, "rollout_wins", flips)
@@ -1044,7 +1045,7 @@ def test_an_advantages_control_is_its_layouts_safety_difference_less_the_exact_o
     found = []
     for index in range(setting.games):
         found += guess_advantages(player, baseline, *ex.setting_game(setting, index), samples=6, seed=index)[1]
-    assert len(found) >= 3 and [a.control for a in found] == expected
+    assert len(found) >= 3 and [a.control for a in found] == expected and [a.opened for a in found] == opened
     assert any(a.control for a in found) and any(a.control != a.advantage for a in found)
 
 
