@@ -32,10 +32,10 @@ from minelib import strength
 from minelib.guesses import guess_advantages
 from minelib.players import parse_options
 from minelib.report import text_table
-from minelib.twostep import TwoStepPlayer, TwoStepRun
+from minelib.twostep import BOOK_OPENED, TwoStepPlayer, TwoStepRun
 
 MILLION = 1_000_000
-FEW_OPEN = 8  # the first guesses, positions that come back game after game (the book's, ``twostep.BOOK_OPENED``)
+FEW_OPEN = BOOK_OPENED  # the first guesses: positions that come back game after game, kept in the book
 
 
 def play_chunk(

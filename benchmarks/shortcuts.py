@@ -3,7 +3,7 @@
     python benchmarks/shortcuts.py [recall|floats|book] [--options second=1] [--games 300] [--start 0]
         [--level expert] [--rule safe] [--first 0,0] [--seed 2026]
 
-The shortcuts (each a setting of ``minelib.boxes``, the answers exact either way):
+The shortcuts (each a module's setting, the answers exact either way):
 
 - ``recall``: the tracker recalls the components of its last positions, those ``what_if`` found
   among them (``Tracker.RECENT``; without: 0, every switch counts the position again);

@@ -398,13 +398,18 @@ def test_what_a_decision_worked_out_is_kept_without_changing_a_move(monkeypatch)
     assert sum(hits) > len(hits) // 10  # (a tenth at least: the test compares play where the memo answered)
 
 
+def _corners_showing_one() -> Board:
+    """Expert after a safe first click: the corner (0, 0) and the far corner (0, 29) each show a 1."""
+    return Board.from_text("\n".join(["1" + "." * 28 + "1"] + ["." * 30] * 15))
+
+
 def test_the_second_look_where_few_cells_are_open_and_nowhere_else():
     """``second_open``: the second look where at most that many cells are open, flags counted. After the corner's
     and the far corner's 1 (2 open) it plays the second look's move, where the defaults play the deeper look's;
     in a position of 11 open cells and flags, where the second look too plays otherwise, from 11 on and not at
     10; off (0), the defaults' move, also on a board with no cell open."""
     rows = ["." * 30] * 16
-    two = Board.from_text("\n".join(["1" + "." * 28 + "1"] + rows[1:]))
+    two = _corners_showing_one()
     eleven = Board.from_text(
         "\n".join(["001" + "." * 27, "122" + "." * 27, "F3F4" + "." * 26, ".5" + "." * 28] + rows[4:])
     )
@@ -452,8 +457,7 @@ def test_the_book_keeps_a_guess_by_position_mines_and_settings_with_what_decided
     positions, the least recently used dropped first."""
     from minelib import twostep
 
-    rows = ["." * 30] * 16
-    board = Board.from_text("\n".join(["1" + "." * 28 + "1"] + rows[1:]))
+    board = _corners_showing_one()
     players = {"defaults": TwoStepPlayer(), "second": TwoStepPlayer(second=True), "deep=0": TwoStepPlayer(deep=0)}
     monkeypatch.setattr(twostep, "BOOK_OPENED", 0)
     anew = {(name, m): p.explain(board, m) for name, p in players.items() for m in (99, 60)}
