@@ -40,13 +40,16 @@ lint: install
 
 test: lint test-unit test-notebooks browser-if-possible
 
+# The unit tests and the notebooks run on every core (pytest-xdist; TEST_WORKERS=0: one process, no workers):
+# the unit tests as each worker comes free, a notebook's cells together on one worker, in order.
+TEST_WORKERS ?= auto
 test-unit: install
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests -n $(TEST_WORKERS) --dist worksteal
 
 # nbval re-executes the notebooks; their figures go to a temporary folder so
 # that testing leaves the working tree as it was (make reproduce rewrites figures/).
 test-notebooks: install
-	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks \
+	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks -n $(TEST_WORKERS) --dist loadfile \
 		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider --durations=5
 
 # Real-browser checks of the explorer page (python -m minelib explore) and of notebook 07 in
