@@ -50,7 +50,7 @@ test-unit: install
 # that testing leaves the working tree as it was (make reproduce rewrites figures/).
 test-notebooks: install
 	MINELIB_FIGURES=$$(mktemp -d) $(BIN)/python -m pytest --nbval notebooks -n $(TEST_WORKERS) --dist loadfile \
-		--sanitize-with notebooks/sanitize.cfg -p no:cacheprovider --durations=5
+		--nbval-sanitize-with notebooks/sanitize.cfg -p no:cacheprovider --durations=5
 
 # Real-browser checks of the explorer page (python -m minelib explore) and of notebook 07 in
 # JupyterLab: Playwright drives headless Debian chromium on localhost. Its screenshot goes to a
