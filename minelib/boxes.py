@@ -20,11 +20,13 @@ compiled call does everything for almost every position (``_full``):
   a ratio of machine integers; every product is checked against ``COMBINE_LIMIT``.
 
 Python then makes the layout count (one ``comb``, a product, one exact division)
-and the Fractions. Where a bound is passed (a component larger than one limb
-holds, a product past the limit, an enumeration past ``MAX_LEAVES``), the
-components are counted in limbs of ``LIMB_BITS`` bits (exact at any size) or by
-the reference DP (``minelib.frontier``), and combined in Python integers. An
-impossible position returns None: the reference explains it.
+and the Fractions. Where a product passes the limit, the components as counted
+are combined in Python integers (and kept: a later count starts from them as
+from any other). Where a count's bound is passed (a component whose counts
+pass one limb, an enumeration past ``MAX_LEAVES``), the components are counted
+again in limbs of ``LIMB_BITS`` bits (exact at any size) or by the reference DP
+(``minelib.frontier``), and combined in Python integers. An impossible position
+returns None: the reference explains it.
 
 The compiled code stays in this one module, longer than our others, as in ``minelib.kernel``: its
 functions call each other and share the layout of their arrays, and numba's cache checks only
@@ -49,7 +51,8 @@ LIMB_BITS = 55  # a limb times comb(8, 4) = 70, plus a limb and a carry, stays b
 COMBINE_LIMIT = 2**62  # the fused combination's products and sums stay below this, or Python takes over
 MAX_LEAVES = 200_000  # solutions enumerated per component before the reference DP takes over
 EXACT_BELOW = 2**53  # an outlook's ratios are ranked in the compiled call when their integers are below this
-DONE, IMPOSSIBLE, IN_PYTHON = 0, 1, 2  # what the fused call did
+DONE, IMPOSSIBLE, IN_PYTHON = 0, 1, 2  # what the fused call did (IN_PYTHON: a count's bound passed)
+COMBINE_IN_PYTHON = 3  # every component counted, the combination past COMBINE_LIMIT: Python combines the parts
 _JIT: dict = dict(cache=True, nogil=True)
 
 
@@ -460,8 +463,9 @@ def _count(values, height, width, numbers, max_leaves, bits):
 
     Returns (status, parts): ``parts`` = (polynomial of each component, component of
     each box, box sizes, each box's tallies by the component's mines, box cells (CSR: starts, cells),
-    component of each number cell or -1). Status IN_PYTHON when a component needs more than one limb
-    or passes the leaf budget; IMPOSSIBLE when a number cannot be met.
+    component of each number cell or -1). Status IN_PYTHON when a component's counts need more than
+    one limb (a component of over ``bits - 3`` cells is counted in as many as it may need, and most
+    still fit in one) or pass the leaf budget; IMPOSSIBLE when a number cannot be met.
     """
     status, parts, _, _, _ = _count_kinds(values, height, width, numbers, max_leaves, bits, -1, 1)
     return status, parts
@@ -482,10 +486,7 @@ def _count_kinds(values, height, width, numbers, max_leaves, bits, wild, kinds):
     for b in range(boxes):
         cells[label[b]] += box_size[b]
     widest = cells.max() + 1 if components else 1
-    if widest + 2 <= bits:  # (else the order is not needed: see below)
-        by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
-    else:
-        by_component, starts = np.arange(boxes), np.zeros(components + 1, np.int64)
+    by_component, starts = _order(label, components, box_numbers, count_numbers, count_boxes)
     polys = np.zeros((kinds, components, widest), np.int64)
     tallies = np.zeros((kinds, boxes, widest), np.int64)
     box_start = np.zeros(boxes + 1, np.int64)
@@ -506,18 +507,17 @@ def _count_kinds(values, height, width, numbers, max_leaves, bits, wild, kinds):
     wild_component = number_component[wild] if wild >= 0 else -1
     if not ok:
         return IMPOSSIBLE, parts, polys, tallies, wild_component
-    if widest + 2 > bits:  # tallies (at most 8 * 2**cells) need more than one limb
-        return IN_PYTHON, parts, polys, tallies, wild_component
     binomial = _binomials(8)
     for c in range(components):
         order = by_component[starts[c] : starts[c + 1]]
         free_need = c == wild_component
+        limbs = (cells[c] + 3 + bits - 1) // bits  # enough for any count: tallies are at most 8 * 2**cells
         poly, tally, leaves = _enumerate(
-            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, 1, bits,
+            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits,
             wild if free_need else -1, kinds if free_need else 1,
         )  # fmt: skip
-        if leaves < 0:
-            return IN_PYTHON, parts, polys, tallies, wild_component
+        if leaves < 0 or (limbs > 1 and (poly[:, :, 1:].any() or tally[:, :, :, 1:].any())):
+            return IN_PYTHON, parts, polys, tallies, wild_component  # past the budget, or past one limb
         if not poly.any():
             return IMPOSSIBLE, parts, polys, tallies, wild_component
         width_used = poly.shape[1]
@@ -558,7 +558,7 @@ def _combine_parts(polys, label, box_size, tallies, free, left, limit):
             while polys[c, k] == 0:
                 k += 1
             numerators[b], denominators[b] = _reduced(tallies[b, k], box_size[b] * polys[c, k])
-    failed = (IN_PYTHON, numerators, denominators, ways, 0, 0, 0)
+    failed = (COMBINE_IN_PYTHON, numerators, denominators, ways, 0, 0, 0)
     rest = left - fixed_mines  # mines for the varying components and the free cells
     product = np.ones(1, np.int64)
     for c in range(components):
@@ -664,8 +664,9 @@ def _full(values, height, width, left, max_leaves, bits, limit):
     terms. The layout count is ``prod(ways) * s * comb(free, ta) // perm(tb, tb - ta)``: ``ways``
     are the layouts of each component of fixed mine count (1 for the others), ``s`` the varying
     components with the free cells through ``r[t] = comb(free, t) * (free - ta)! * tb! / free!``,
-    small integers for t in ta..tb. ``status``: DONE, IMPOSSIBLE (no layout), or IN_PYTHON (a bound
-    passed: nothing else is valid). ``parts``: see ``_count``; what ``_update`` starts from.
+    small integers for t in ta..tb. ``status``: DONE, IMPOSSIBLE (no layout), IN_PYTHON (a count's
+    bound passed: nothing else is valid), or COMBINE_IN_PYTHON (a product past ``limit``: only the
+    groups, ``free`` and the parts are valid). ``parts``: see ``_count``; what ``_update`` starts from.
     """
     status, parts = _count(values, height, width, _numbers(values), max_leaves, bits)
     return _finish(values, left, status, parts, limit), parts
@@ -984,8 +985,8 @@ def analyze_boxes(values: np.ndarray, mines: int):
     height, width = values.shape
     flat = np.ascontiguousarray(values).ravel()
     left = mines - int(np.count_nonzero(flat == MINE_CODE))
-    answer, _ = _full(flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
-    return _result(answer, flat, height, width, left)
+    answer, parts = _full(flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
+    return _result(answer, parts, flat, height, width, left)
 
 
 def _layouts(ways: list[int], s: int, ta: int, tb: int, free: int) -> int:
@@ -1008,13 +1009,16 @@ def counted(answer) -> tuple[int, np.ndarray, list[int], list[int]]:
     return _layouts(ways.tolist(), s, ta, tb, free), groups, numerators.tolist(), denominators.tolist()
 
 
-def _result(answer, flat: np.ndarray, height: int, width: int, left: int):
-    """``analyze_boxes``'s answer from a compiled answer (the Python path when a bound was passed)."""
+def _result(answer, parts, flat: np.ndarray, height: int, width: int, left: int):
+    """``analyze_boxes``'s answer from a compiled answer and its parts (Python combines them when a
+    product passed the limit, and counts the position again when a count's bound was passed)."""
     status = answer[0]
     if status == DONE:
         return counted(answer)
     if status == IMPOSSIBLE:
         return None
+    if status == COMBINE_IN_PYTHON:
+        return _combined_in_python(parts, answer[1], int(answer[8]), left)
     return _in_python(flat, height, width, left)
 
 
@@ -1119,10 +1123,10 @@ class Tracker:
             answer, parts = _update(
                 flat, height, width, left, changed, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT
             )
-        if keep and answer[0] != IMPOSSIBLE:  # (past a bound the parts are incomplete: none kept)
-            done = answer[0] == DONE
-            self.keep(flat.copy() if done else None, parts if done else None, (height, width))
-        return _result(answer, flat, height, width, left)
+        if keep and answer[0] != IMPOSSIBLE:  # (past a count's bound the parts are incomplete: none kept)
+            whole = answer[0] != IN_PYTHON
+            self.keep(flat.copy() if whole else None, parts if whole else None, (height, width))
+        return _result(answer, parts, flat, height, width, left)
 
     def what_if(self, values: np.ndarray, mines: int, cell: int) -> list:
         """For every number the unopened cell ``cell`` (row-by-row id) may show: ``analyze_boxes`` of
@@ -1138,15 +1142,18 @@ class Tracker:
         found = []
         s, ta, tb, free = s.tolist(), ta.tolist(), tb.tolist(), free.tolist()
         for number, status in enumerate(statuses.tolist()):
-            if status != DONE:
+            if status not in (DONE, COMBINE_IN_PYTHON):
                 found.append(self._declined(status, flat, values.shape, cell, number, left))
                 continue
             trial = flat.copy()
             trial[cell] = number
             self._remember(trial, parts_by[number], (height, width))
             size = int(sizes[number])
-            answer = (status, groups[number], numerators[number, :size], denominators[number, :size], ways[number])
-            found.append(_result(answer + (s[number], ta[number], tb[number], free[number]), flat, height, width, left))
+            answer = (
+                status, groups[number], numerators[number, :size], denominators[number, :size], ways[number],
+                s[number], ta[number], tb[number], free[number],
+            )  # fmt: skip
+            found.append(_result(answer, parts_by[number], trial, height, width, left))
         return found
 
     def outlook(self, values: np.ndarray, mines: int, cell: int, k: int = 2) -> list:
@@ -1211,14 +1218,18 @@ class Tracker:
             return flat, left, found
         return flat, left, None
 
-    @staticmethod
-    def _declined(status: int, flat: np.ndarray, shape: tuple[int, int], cell: int, number: int, left: int):
-        """The answer for a number the compiled what-if did not finish: None if no layout fits, else
-        counted past its bounds."""
+    def _declined(self, status: int, flat: np.ndarray, shape: tuple[int, int], cell: int, number: int, left: int):
+        """The answer for a number the compiled what-if or outlook did not finish: None if no layout
+        fits; past the combination's limit, its parts (counted again from those kept: the outlook
+        does not return them) combined in Python; else counted past its bounds."""
         if status == IMPOSSIBLE:
             return None
         trial = flat.copy()
         trial[cell] = number
+        if status == COMBINE_IN_PYTHON:
+            changed = np.array([cell], np.int64)
+            answer, parts = _update(trial, *shape, left, changed, self._parts, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
+            return _result(answer, parts, trial, *shape, left)
         return _in_python(trial, *shape, left)
 
     def _changed(self, flat: np.ndarray, shape: tuple[int, int]) -> np.ndarray | None:
@@ -1273,17 +1284,44 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
             if not polys[-1]:
                 return None
     free = np.flatnonzero((box_of == -1) & (flat == UNOPENED_CODE))
-    combined = _combine(polys, len(free), left)
+    groups = box_of.copy()
+    groups[flat == MINE_CODE] = -2
+    groups[free] = len(box_size)
+    return _combined(polys, weights, members, box_size.tolist(), len(free), left, groups)
+
+
+def _combined_in_python(parts, groups: np.ndarray, free: int, left: int):
+    """``analyze_boxes`` from the parts of a compiled count whose combination passed ``COMBINE_LIMIT``:
+    every component counted in machine integers, combined here in Python integers. ``groups`` and
+    ``free``: the compiled answer's."""
+    polys, label, box_size, tallies = parts[:4]
+    order = np.argsort(label, kind="stable")
+    starts = np.searchsorted(label[order], np.arange(len(polys) + 1)).tolist()
+    members = [order[starts[c] : starts[c + 1]] for c in range(len(polys))]
+    rows = tallies.tolist()
+    by_component: list[dict[int, int]] = []
+    weights: list = []
+    for row, boxes in zip(polys.tolist(), members):
+        ks = [k for k, ways in enumerate(row) if ways]
+        by_component.append({k: row[k] for k in ks})
+        weights.append((ks, [[rows[b][k] for k in ks] for b in boxes.tolist()]))
+    return _combined(by_component, weights, members, box_size.tolist(), free, left, groups)
+
+
+def _combined(
+    polys: list[dict[int, int]], weights: list, members: list, sizes: list[int], free: int, left: int, groups
+):
+    """The answer of ``analyze_boxes`` from the components (see ``_box_ratios``) and the ``free`` cells
+    next to no number (group ``len(sizes)`` in ``groups``), combined in Python integers; None if no
+    layout fits."""
+    combined = _combine(polys, free, left)
     if combined is None:
         return None
     count, total, spread, outsides = combined
-    numerators, denominators = _box_ratios(members, weights, outsides, polys, total, box_size.tolist())
-    groups = box_of.copy()
-    groups[flat == MINE_CODE] = -2
-    if len(free):
-        groups[free] = len(box_size)
+    numerators, denominators = _box_ratios(members, weights, outsides, polys, total, sizes)
+    if free:
         numerators.append(spread)
-        denominators.append(len(free) * total)
+        denominators.append(free * total)
     return count, groups, numerators, denominators
 
 

@@ -129,8 +129,9 @@ def _settle(
     Returns (status, queue top, cells changed, moves, whether parts are kept, the parts, the last
     answer): DONE (no safe cell is left: won), GUESS (the last analysis, of the position as it
     stands, found no certain cell), IN_PYTHON or IMPOSSIBLE (the last analysis did not finish:
-    Python takes over there), MINE_OPENED (a certain cell held a mine: the last move). ``kept`` ends
-    as the position the parts are of; ``answer`` (the stand-in given, until one is counted) is that
+    Python takes over there, from its parts, kept, if only the combination passed its limit),
+    MINE_OPENED (a certain cell held a mine: the last move). ``kept`` ends as the position the
+    parts are of; ``answer`` (the stand-in given, until one is counted) is that
     of the last finished analysis."""
     n = len(values)
     n_changed, n_moves = 0, 0
@@ -157,6 +158,9 @@ def _settle(
             counted, fresh = boxes._full(values, height, width, left, max_leaves, bits, limit)
         if counted[0] == boxes.IMPOSSIBLE:  # (the tracker keeps what it had)
             return IMPOSSIBLE, top, n_changed, n_moves, has_parts, parts, answer
+        if counted[0] == boxes.COMBINE_IN_PYTHON:  # counted: Python combines the parts, kept
+            kept[:] = values
+            return IN_PYTHON, top, n_changed, n_moves, True, fresh, answer
         if counted[0] != boxes.DONE:
             return IN_PYTHON, top, n_changed, n_moves, False, parts, answer
         kept[:] = values

@@ -191,20 +191,27 @@ def test_the_box_engine_agrees_with_the_reference(position):
 
 
 @pytest.mark.parametrize(
-    "limits",
-    [{}, {"COMBINE_LIMIT": 64}, {"LIMB_BITS": 8}, {"MAX_LEAVES": 1}],
+    ("limits", "path"),
+    [
+        ({}, "_combined"),
+        ({"COMBINE_LIMIT": 64}, "_combined_in_python"),
+        ({"LIMB_BITS": 1}, "_in_python"),
+        ({"MAX_LEAVES": 1}, "_in_python"),
+    ],
     ids=["fused", "python-combination", "limbs", "dp"],
 )
-def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeypatch):
-    """The fused call, the Python combination (products past the machine-integer limit), components
-    counted in several limbs (limbs of 8 bits: every component past 5 cells), and enumerations past
-    their budget (the reference DP): the same layout counts and probabilities as the reference."""
+def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, path, monkeypatch):
+    """The fused call, the Python combination of the compiled counts (products past the
+    machine-integer limit), components counted again in several limbs (limbs of 1 bit: every
+    component whose counts pass 1), and enumerations past their budget (the reference DP): the same layout
+    counts and probabilities as the reference. ``path``: the Python function the limits send most
+    positions to (with none, any Python combination: few positions take one)."""
     from minelib import boxes
 
     for name, value in limits.items():
         monkeypatch.setattr(boxes, name, value)
     fused = []
-    monkeypatch.setattr(boxes, "_in_python", _spy(boxes._in_python, fused))
+    monkeypatch.setattr(boxes, path, _spy(getattr(boxes, path), fused))
     rng = np.random.default_rng(11)
     positions_seen = 0
     for guesses in ("frontier", "anywhere"):
@@ -220,10 +227,27 @@ def test_every_path_of_the_box_engine_agrees_on_expert_positions(limits, monkeyp
         assert len(fused) < positions_seen / 2
 
 
+def test_a_component_wider_than_a_limb_whose_counts_fit_one_is_counted_in_the_compiled_call():
+    """A row of 1s between two rows of 62 unopened cells: one component of 124 cells, more than one
+    limb holds at worst (8 * 2**124), but far fewer layouts. The compiled call counts it (the limbs
+    past the first stay empty) and finishes, as the reference counts it; with limbs of 4 bits its
+    counts pass the first, and Python counts it."""
+    from minelib import boxes
+
+    board = Board.from_text("\n".join(("." * 62, "1" * 62, "." * 62)))
+    flat = board.values.ravel()
+    expected = reference_analyze(board, 21)
+    assert 2**4 < expected.count < 2**boxes.LIMB_BITS
+    for bits, status in ((boxes.LIMB_BITS, boxes.DONE), (4, boxes.IN_PYTHON)):
+        answer, _ = boxes._full(flat, 3, 62, 21, boxes.MAX_LEAVES, bits, boxes.COMBINE_LIMIT)
+        assert answer[0] == status
+    assert analyze(board, 21) == expected
+
+
 @given(positions(max_height=4, max_width=6), st.integers(-2, 2), st.randoms())
 def test_the_python_path_agrees_with_the_reference_or_finds_no_layout_too(position, delta, random):
-    """Every component through limbs and Python integers (limbs of 4 bits: every component of two
-    cells or more), on positions of a real layout, with another total, and with an unopened cell
+    """Every component through limbs and Python integers (limbs of 1 bit: every component whose
+    counts pass 1), on positions of a real layout, with another total, and with an unopened cell
     showing any number (numbers no layout meets)."""
     from minelib import boxes
 
@@ -234,13 +258,21 @@ def test_the_python_path_agrees_with_the_reference_or_finds_no_layout_too(positi
         cell = random.choice(unopened)
         board = board.with_value(cell, random.randint(0, len(board.size.neighbours(cell))))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(boxes, "LIMB_BITS", 4)
+        patch.setattr(boxes, "LIMB_BITS", 1)
         try:
             expected = reference_analyze(board, mines)
         except ImpossiblePosition:
             assert boxes.analyze_boxes(board.values, mines) is None
             return
         assert analyze(board, mines) == expected
+
+
+@contextlib.contextmanager
+def _patched(owner, name: str, value):
+    """``owner.name`` set to ``value`` inside."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(owner, name, value)
+        yield
 
 
 def _spy(function, calls: list):
@@ -311,10 +343,17 @@ def test_what_if_on_an_impossible_position_finds_nothing_whatever_was_kept_befor
     assert found
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
+@pytest.mark.parametrize(("seed", "combine_limit"), [(0, None), (1, None), (2, None), (3, 64)])
+def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed, combine_limit):
     """A game opened cell by cell (flood fills included): every step equals a whole analysis, and so
-    does every number a few unopened cells may show."""
+    does every number a few unopened cells may show. With a combination limit of 64 for the
+    analyzer alone, it combines almost every answer in Python from the parts it counted (and keeps
+    them), against whole analyses within the usual limit."""
+    from minelib import boxes
+
+    def limited():
+        return contextlib.nullcontext() if combine_limit is None else _patched(boxes, "COMBINE_LIMIT", combine_limit)
+
     game = Game("16x30", 99, "safe", seed=seed)
     analyzer = Analyzer(99)
     rng = np.random.default_rng(seed)
@@ -322,12 +361,14 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
     steps = 0
     while game.status == "playing" and steps < 40:
         board = game.board
-        result = analyzer.analyze(board)
+        with limited():
+            result = analyzer.analyze(board)
         _same(result, analyze(board, 99))
         hidden = game.layout()
         unopened = board.unopened_cells()
         for cell in [unopened[i] for i in rng.choice(len(unopened), 2, replace=False)]:
-            found = analyzer.what_if(board, cell)
+            with limited():
+                found = analyzer.what_if(board, cell)
             for number in range(len(board.size.neighbours(cell)) + 1):
                 try:
                     expected = analyze(board.with_value(cell, number), 99)
@@ -335,7 +376,8 @@ def test_the_analyzer_follows_expert_games_and_answers_what_ifs(seed):
                     assert number not in found
                     continue
                 _same(found[number], expected)
-            _same_outlook(analyzer.outlook(board, cell, 3), found)
+            with limited():
+                _same_outlook(analyzer.outlook(board, cell, 3), found)
         if result.certain_mines and steps % 2:
             game.flag(result.certain_mines[0])
         else:
@@ -393,14 +435,14 @@ def _same_outlook(outlook: dict[int, Outlook], analyses: dict) -> None:
 
 @pytest.mark.parametrize(
     "limits",
-    [{}, {"COMBINE_LIMIT": 2**20}, {"LIMB_BITS": 4}, {"EXACT_BELOW": 1}],
+    [{}, {"COMBINE_LIMIT": 64}, {"LIMB_BITS": 1}, {"EXACT_BELOW": 1}],
     ids=["fused", "python-combination", "limbs", "python-ranks"],
 )
 @given(position_pairs(max_height=5, max_width=6), st.randoms(), st.integers(0, 4))
 def test_the_outlook_is_the_what_if_in_brief(limits, pair, random, k):
     """``Analyzer.outlook`` against the analyses of ``what_if``, from any position kept before, on
-    every path: the fused call, numbers whose products pass the machine-integer limit (counted in
-    Python one by one), and positions past the engine's bounds (no parts kept: a whole count a
+    every path: the fused call, numbers whose products pass the machine-integer limit (their parts
+    combined in Python one by one), and positions past the engine's bounds (no parts kept: a whole count a
     number), and the lowest risks ranked in Python, not in the compiled call. Cells of any kind of
     neighbourhood, a k of 0 to 4 (ties in the lowest risks included)."""
     from minelib import boxes
@@ -435,28 +477,37 @@ def test_the_outlooks_lowest_risks_are_ranked_in_the_compiled_call_where_floats_
     assert [b and b.lowest for b in ranked] == [b and lowest_of(b.picks, 3) for b in picked]
 
 
-def test_the_outlook_counts_in_python_the_numbers_the_compiled_call_declines(monkeypatch):
-    """Positions kept with the usual budget, then outlooks with a budget of one layout per component:
-    each number whose region has more layouts is counted in Python, the others in the compiled call,
-    and every one answers as the whole analysis does."""
+@pytest.mark.parametrize(
+    ("limit", "value", "path"),
+    [("MAX_LEAVES", 1, "_in_python"), ("COMBINE_LIMIT", 64, "_combined_in_python")],
+    ids=["count", "combination"],
+)
+def test_the_outlook_counts_in_python_the_numbers_the_compiled_call_declines(limit, value, path, monkeypatch):
+    """Positions kept with the usual bounds, then outlooks with a budget of one layout per component
+    (each number whose region has more layouts is counted again in Python; some numbers of a cell
+    take that path, the others the compiled call) or a low limit on the combination's products (its
+    components, counted in the compiled call, are combined in Python; most cells' numbers all take
+    that path): every number answers as the whole analysis does."""
     from minelib import boxes
 
     declined = []
-    monkeypatch.setattr(boxes, "_in_python", _spy(boxes._in_python, declined))
+    monkeypatch.setattr(boxes, path, _spy(getattr(boxes, path), declined))
     rng = np.random.default_rng(5)
-    mixed = 0
+    taken = mixed = cells = 0
     for board in midgame_positions(BoardSize(16, 30), 99, rng, guesses="frontier"):
         for cell in board.unopened_cells()[::3]:
+            cells += 1
             expected = Analyzer(99).what_if(board, cell)
             analyzer = Analyzer(99)
-            analyzer.analyze(board)  # kept, every component within the usual budget
+            analyzer.analyze(board)  # kept, within the usual bounds
             declined.clear()
             with monkeypatch.context() as patch:
-                patch.setattr(boxes, "MAX_LEAVES", 1)
+                patch.setattr(boxes, limit, value)
                 outlook = analyzer.outlook(board, cell)
+            taken += bool(declined)
             mixed += 0 < len(declined) < len(outlook)
             _same_outlook(outlook, expected)
-    assert mixed > 0
+    assert mixed > 0 if limit == "MAX_LEAVES" else taken > cells / 2
 
 
 def test_an_outlook_holds_only_the_lowest_risks_it_was_made_for():
