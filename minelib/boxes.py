@@ -1018,7 +1018,7 @@ def _result(answer, parts, flat: np.ndarray, height: int, width: int, left: int)
     if status == IMPOSSIBLE:
         return None
     if status == COMBINE_IN_PYTHON:
-        return _combined_in_python(parts, answer[1], int(answer[8]), left)
+        return _combined_in_python(answer, parts, left)
     return _in_python(flat, height, width, left)
 
 
@@ -1284,44 +1284,47 @@ def _in_python(flat: np.ndarray, height: int, width: int, left: int):
             if not polys[-1]:
                 return None
     free = np.flatnonzero((box_of == -1) & (flat == UNOPENED_CODE))
-    groups = box_of.copy()
-    groups[flat == MINE_CODE] = -2
-    groups[free] = len(box_size)
-    return _combined(polys, weights, members, box_size.tolist(), len(free), left, groups)
-
-
-def _combined_in_python(parts, groups: np.ndarray, free: int, left: int):
-    """``analyze_boxes`` from the parts of a compiled count whose combination passed ``COMBINE_LIMIT``:
-    every component counted in machine integers, combined here in Python integers. ``groups`` and
-    ``free``: the compiled answer's."""
-    polys, label, box_size, tallies = parts[:4]
-    order = np.argsort(label, kind="stable")
-    starts = np.searchsorted(label[order], np.arange(len(polys) + 1)).tolist()
-    members = [order[starts[c] : starts[c + 1]] for c in range(len(polys))]
-    rows = tallies.tolist()
-    by_component: list[dict[int, int]] = []
-    weights: list = []
-    for row, boxes in zip(polys.tolist(), members):
-        ks = [k for k, ways in enumerate(row) if ways]
-        by_component.append({k: row[k] for k in ks})
-        weights.append((ks, [[rows[b][k] for k in ks] for b in boxes.tolist()]))
-    return _combined(by_component, weights, members, box_size.tolist(), free, left, groups)
-
-
-def _combined(
-    polys: list[dict[int, int]], weights: list, members: list, sizes: list[int], free: int, left: int, groups
-):
-    """The answer of ``analyze_boxes`` from the components (see ``_box_ratios``) and the ``free`` cells
-    next to no number (group ``len(sizes)`` in ``groups``), combined in Python integers; None if no
-    layout fits."""
-    combined = _combine(polys, free, left)
+    combined = _combine(polys, len(free), left)
     if combined is None:
         return None
     count, total, spread, outsides = combined
-    numerators, denominators = _box_ratios(members, weights, outsides, polys, total, sizes)
-    if free:
+    numerators, denominators = [0] * len(box_size), [1] * len(box_size)
+    _box_ratios(members, weights, outsides, polys, total, box_size.tolist(), numerators, denominators)
+    groups = box_of.copy()
+    groups[flat == MINE_CODE] = -2
+    if len(free):
+        groups[free] = len(box_size)
         numerators.append(spread)
-        denominators.append(free * total)
+        denominators.append(len(free) * total)
+    return count, groups, numerators, denominators
+
+
+def _combined_in_python(answer, parts, left: int):
+    """``analyze_boxes`` from a compiled answer whose combination passed ``COMBINE_LIMIT``, and its parts.
+
+    The compiled call had every component counted, the layouts of those of one mine count (``ways``)
+    and their boxes' ratios; the others (varying) are combined here with the free cells, in Python
+    integers, as ``_combine`` and ``_box_ratios`` do past the count's bounds."""
+    _, groups, numerators, denominators, ways, _, _, _, free = answer
+    polys, label, box_size, tallies = parts[:4]
+    fixed = np.count_nonzero(polys, axis=1) == 1
+    fixed_mines = int((polys[fixed] != 0).argmax(axis=1).sum())
+    by_component = [{fixed_mines: prod(ways.tolist())}]  # the fixed ones as one, on their own
+    members, weights = [], []
+    for c in np.flatnonzero(~fixed).tolist():
+        ks = np.flatnonzero(polys[c])
+        boxes = np.flatnonzero(label == c)
+        by_component.append(dict(zip(ks.tolist(), polys[c, ks].tolist())))
+        members.append(boxes)
+        weights.append((ks.tolist(), tallies[np.ix_(boxes, ks)].tolist()))
+    combined = _combine(by_component, int(free), left)
+    if combined is None:
+        return None
+    count, total, spread, outsides = combined
+    numerators, denominators = numerators.tolist(), denominators.tolist()
+    _box_ratios(members, weights, outsides[1:], by_component[1:], total, box_size.tolist(), numerators, denominators)
+    if free:
+        numerators[len(box_size)], denominators[len(box_size)] = spread, free * total
     return count, groups, numerators, denominators
 
 
@@ -1334,14 +1337,16 @@ def _from_limbs(limbs: np.ndarray) -> list[int]:
     return values
 
 
-def _box_ratios(members, weights, outsides, polys, total: int, sizes: list[int]) -> tuple[list[int], list[int]]:
-    """Every box's mine probability as a ratio: its weighted mines over its cells times the layouts.
+def _box_ratios(
+    members, weights, outsides, polys, total: int, sizes: list[int], numerators: list[int], denominators: list[int]
+) -> None:
+    """The mine probability of every box of the components ``members`` as a ratio, into ``numerators``
+    and ``denominators``: its weighted mines over its cells times the layouts.
 
     ``weights``: per component, its ComponentDP, or (the mine counts it can use, each box's tallies
     by them). A component of one mine count k is on its own: its boxes' ratios are tally / (size *
     its layouts). The others are weighted by ``outsides`` (see ``_combine``), over ``total``.
     """
-    numerators, denominators = [0] * len(sizes), [1] * len(sizes)
     for order, component_weights, outside, poly in zip(members, weights, outsides, polys):
         scale = total if outside is not None else next(iter(poly.values()))
         outside = outside or dict.fromkeys(poly, 1)
@@ -1353,7 +1358,6 @@ def _box_ratios(members, weights, outsides, polys, total: int, sizes: list[int])
             rows = [sum(map(mul, row, factors)) for row in tallies]
         for b, in_box in zip(order.tolist(), rows):
             numerators[b], denominators[b] = in_box, sizes[b] * scale
-    return numerators, denominators
 
 
 def _component_dp(order, box_size, need, number_boxes, count_boxes, numbers, label) -> frontier.ComponentDP:

@@ -193,7 +193,7 @@ def test_the_box_engine_agrees_with_the_reference(position):
 @pytest.mark.parametrize(
     ("limits", "path"),
     [
-        ({}, "_combined"),
+        ({}, "_combine"),
         ({"COMBINE_LIMIT": 64}, "_combined_in_python"),
         ({"LIMB_BITS": 1}, "_in_python"),
         ({"MAX_LEAVES": 1}, "_in_python"),
