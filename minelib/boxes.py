@@ -20,9 +20,9 @@ compiled call does everything for almost every position (``_full``):
   a ratio of machine integers; every product is checked against ``COMBINE_LIMIT``.
 
 Python then makes the layout count (one ``comb``, a product, one exact division)
-and the Fractions. Where a product passes the limit, the components as counted
-are combined in Python integers (and kept: a later count starts from them as
-from any other). Where a count's bound is passed (a component whose counts
+and the Fractions. Where a product passes the limit, the varying components as
+counted are combined with the free cells in Python integers (the parts are kept:
+a later count starts from them as from any other). Where a count's bound is passed (a component whose counts
 pass one limb, an enumeration past ``MAX_LEAVES``), the components are counted
 again in limbs of ``LIMB_BITS`` bits (exact at any size) or by the reference DP
 (``minelib.frontier``), and combined in Python integers. An impossible position
