@@ -1,0 +1,73 @@
+"""Two long runs of one record setting, game by game: each one's wins on the games both hold, and the
+paired difference, in all and by blocks of games.
+
+    python benchmarks/long_pair.py [--level expert] [--rule safe] [--first 0,0] [--games 1000000]
+        [--base results/long/expert_safe_deep.sqlite] [--base-options ""]
+        [--other results/long/expert_safe_second.sqlite] [--options second=1,endgame_compiled=20000]
+        [--block 100000]
+
+For reading a long run while it grows (``make long-runs``; it can be read while it writes): on the
+games both files hold, each run's wins and rate with its 95% interval, and the other's rate minus the
+base's with a 95% interval from the paired differences (``strength.paired_rows``); then that
+difference block by block, the last block as long as the games go. The defaults are the two long runs
+of expert with a safe first click: today's defaults and the second look with the endgame from 20,000
+layouts.
+"""
+
+import argparse
+from pathlib import Path
+
+from minelib import experiments as ex
+from minelib import strength
+from minelib.report import text_table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--level", choices=list(ex.LEVELS), default="expert")
+    parser.add_argument("--rule", default="safe")
+    parser.add_argument("--first", default="0,0")
+    parser.add_argument("--games", type=int, default=1_000_000, help="the runs' games (as each was started)")
+    parser.add_argument("--base", default="results/long/expert_safe_deep.sqlite")
+    parser.add_argument("--base-options", default="", help="the base run's player options (default: the defaults)")
+    parser.add_argument("--other", default="results/long/expert_safe_second.sqlite")
+    parser.add_argument("--options", default="second=1,endgame_compiled=20000", help="the other run's options")
+    parser.add_argument("--block", type=int, default=100_000, help="games a block")
+    args = parser.parse_args()
+    if args.block < 1:
+        parser.error("--block must be positive")
+    for path in (args.base, args.other):
+        if not Path(path).is_file():
+            parser.error(f"{path}: no such results file")
+    try:
+        settings = [
+            ex.record_setting(args.level, args.rule, args.first, args.games, options=options)
+            for options in (args.base_options, args.options)
+        ]
+        base, other = (ex.load(path, s) for path, s in zip((args.base, args.other), settings))
+        rows = strength.paired_rows([args.base, args.other], settings)
+    except (ValueError, OSError) as error:
+        parser.error(str(error))
+    common = sorted(set(base) & set(other))
+    for row in rows:
+        low, high = ex.wilson_interval(row["wins"], row["games"])
+        row["rate"] += f" [{low:.2%}-{high:.2%}]"
+    print(f"{args.level}, rule {args.rule}, first click ({args.first}): games {common[0]:,} to {common[-1]:,}")
+    print(text_table(rows))
+    blocks = []
+    for start in range(0, len(common), args.block):
+        games = common[start : start + args.block]
+        won, base_won = [other[i]["won"] for i in games], [base[i]["won"] for i in games]
+        blocks.append(
+            {
+                "games": f"{games[0]:,}-{games[-1]:,}",
+                "other wins": sum(won),
+                "base wins": sum(base_won),
+                "other - base": strength.paired_text(won, base_won),
+            }
+        )
+    print(text_table(blocks))
+
+
+if __name__ == "__main__":
+    main()
