@@ -9,6 +9,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+RECORDS = "results/records.sqlite"  # the record runs' first games (long_pair.py: beginner's against itself)
+
 # every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
 TINY = {
     "advantage.py": ["--games", "4", "--samples", "2", "--workers", "1", "--player-options", "deep=0"],
@@ -18,8 +20,7 @@ TINY = {
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
-    "long_pair.py": "--level beginner --games 50000 --base results/records.sqlite --other results/records.sqlite "
-    "--options= --block 20000".split(),  # the record runs' first slice, against itself
+    "long_pair.py": ["--level", "beginner", "--games", "50000", "--base", RECORDS, "--other", RECORDS, "--options="],
     "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
     "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
     "phases.py": ["--games", "4", "--workers", "1"],
