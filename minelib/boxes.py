@@ -1209,7 +1209,7 @@ class Tracker:
         numbers = len(BoardSize(height, width).neighbours(divmod(cell, width))) + 1
         if not kept and self.analyze(values, mines) is None:  # no layout fits: none with the cell opened either
             return flat, left, [None] * numbers
-        if self._parts is None:  # past a bound: one whole count a number
+        if self._parts is None:  # past a count's bound: one whole count a number
             found = []
             for number in range(numbers):
                 trial = flat.copy()

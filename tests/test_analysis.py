@@ -442,7 +442,7 @@ def _same_outlook(outlook: dict[int, Outlook], analyses: dict) -> None:
 def test_the_outlook_is_the_what_if_in_brief(limits, pair, random, k):
     """``Analyzer.outlook`` against the analyses of ``what_if``, from any position kept before, on
     every path: the fused call, numbers whose products pass the machine-integer limit (their parts
-    combined in Python one by one), and positions past the engine's bounds (no parts kept: a whole count a
+    combined in Python one by one), and positions past a count's bounds (no parts kept: a whole count a
     number), and the lowest risks ranked in Python, not in the compiled call. Cells of any kind of
     neighbourhood, a k of 0 to 4 (ties in the lowest risks included)."""
     from minelib import boxes
