@@ -8,7 +8,7 @@ paired difference, in all and by blocks of games.
 
 For reading a long run while it grows (``make long-runs``; it can be read while it writes): on the
 games both files hold, each run's wins and rate with its 95% interval, and the other's rate minus the
-base's with a 95% interval from the paired differences (``strength.paired_rows``); then that
+base's with a 95% interval from the paired differences (``strength.stored_paired_rows``); then that
 difference block by block, the last block as long as the games go. The defaults are the two long runs
 of expert with a safe first click: today's defaults and the second look with the endgame from 20,000
 layouts.
@@ -45,7 +45,7 @@ def main() -> None:
             for options in (args.base_options, args.options)
         ]
         base, other = (ex.load(path, s) for path, s in zip((args.base, args.other), settings))
-        rows = strength.paired_rows([args.base, args.other], settings)
+        rows = strength.stored_paired_rows([base, other], settings)
     except (ValueError, OSError) as error:
         parser.error(str(error))
     common = sorted(set(base) & set(other))

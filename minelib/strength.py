@@ -268,7 +268,11 @@ def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setti
     paths = [results] * len(settings) if isinstance(results, (str, Path)) else list(results)
     if len(paths) != len(settings):
         raise ValueError(f"{len(paths)} results files for {len(settings)} settings: give one, or one per setting")
-    stored = [load(path, s) for path, s in zip(paths, settings)]
+    return stored_paired_rows([load(path, s) for path, s in zip(paths, settings)], settings)
+
+
+def stored_paired_rows(stored: list[dict[int, dict]], settings: list[Setting]) -> list[dict]:
+    """``paired_rows`` of the games already loaded: per setting, its stored games by index (``load``)."""
     common = sorted(set.intersection(*(set(games) for games in stored)))
     if not common:
         raise ValueError("the settings have no stored game in common")
@@ -330,5 +334,6 @@ __all__ = [
     "phase_rows",
     "play_guesses",
     "record_rows",
+    "stored_paired_rows",
     "stored_summary",
 ]
