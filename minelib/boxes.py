@@ -53,6 +53,7 @@ MAX_LEAVES = 200_000  # solutions enumerated per component before the reference 
 EXACT_BELOW = 2**53  # an outlook's ratios are ranked in the compiled call when their integers are below this
 DONE, IMPOSSIBLE, IN_PYTHON = 0, 1, 2  # what the fused call did (IN_PYTHON: a count's bound passed)
 COMBINE_IN_PYTHON = 3  # every component counted, the combination past COMBINE_LIMIT: Python combines the parts
+_NONE, _ONE = np.int64(-1), np.int64(1)  # -1 and 1 as typed arguments: a literal has numba compile a callee again
 _JIT: dict = dict(cache=True, nogil=True)
 
 
@@ -396,7 +397,7 @@ def _enumerate_every(box_size, need, box_numbers, count_numbers, capacity, by_co
             cells += box_size[b]
         limbs = (cells + 3 + bits - 1) // bits
         polys, tallies, found = _enumerate(
-            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits, -1, 1
+            order, box_size, box_numbers, count_numbers, need, capacity, binomial, max_leaves, limbs, bits, _NONE, _ONE
         )
         poly, tally = polys[0], tallies[0]
         leaves[c] = found
@@ -467,7 +468,7 @@ def _count(values, height, width, numbers, max_leaves, bits):
     one limb (a component of over ``bits - 3`` cells is counted in as many as it may need, and most
     still fit in one) or pass the leaf budget; IMPOSSIBLE when a number cannot be met.
     """
-    status, parts, _, _, _ = _count_kinds(values, height, width, numbers, max_leaves, bits, -1, 1)
+    status, parts, _, _, _ = _count_kinds(values, height, width, numbers, max_leaves, bits, _NONE, _ONE)
     return status, parts
 
 
@@ -973,6 +974,14 @@ def _merge(base, touched, fresh):
     return out_polys, out_label, out_size, out_tallies, out_start, out_cells, out_number_component
 
 
+def _flat(values: np.ndarray) -> np.ndarray:
+    """The values row by row, in a writable array: a board's read-only values are copied (a microsecond),
+    so that numba compiles each entry point for one type of array, not for two (a cold start compiles
+    the engine in about two thirds of the time)."""
+    flat = np.ascontiguousarray(values).ravel()
+    return flat if flat.flags.writeable else flat.copy()
+
+
 def analyze_boxes(values: np.ndarray, mines: int):
     """The exact layout count and every group's mine probability, or None.
 
@@ -983,7 +992,7 @@ def analyze_boxes(values: np.ndarray, mines: int):
     then says why.
     """
     height, width = values.shape
-    flat = np.ascontiguousarray(values).ravel()
+    flat = _flat(values)
     left = mines - int(np.count_nonzero(flat == MINE_CODE))
     answer, parts = _full(flat, height, width, left, MAX_LEAVES, LIMB_BITS, COMBINE_LIMIT)
     return _result(answer, parts, flat, height, width, left)
@@ -1052,16 +1061,13 @@ def warm_up() -> None:
     busy loading code lets a browser send a click before the choice made just before it."""
     global _warm
     if not _warm:
-        for writable in (True, False):  # a board's values are read-only: to numba, another type of array
-            values, update = np.array([[1, UNOPENED_CODE]], np.int8), np.array([[1, 1]], np.int8)
-            values.setflags(write=writable)
-            update.setflags(write=writable)
-            tracker = Tracker()
-            tracker.analyze(values, 1)
-            tracker.what_if(values, 1, 1)
-            tracker.outlook(values, 1, 1)
-            tracker.analyze(update, 1)  # an update
-            _in_python(values.ravel(), 1, 2, 1)  # the path past the fused call's bounds
+        values, update = np.array([[1, UNOPENED_CODE]], np.int8), np.array([[1, 1]], np.int8)
+        tracker = Tracker()
+        tracker.analyze(values, 1)
+        tracker.what_if(values, 1, 1)
+        tracker.outlook(values, 1, 1)
+        tracker.analyze(update, 1)  # an update
+        _in_python(values.ravel(), 1, 2, 1)  # the path past the fused call's bounds
         _warm = True
 
 
@@ -1114,7 +1120,7 @@ class Tracker:
     def analyze(self, values: np.ndarray, mines: int, keep: bool = True):
         """``analyze_boxes(values, mines)``; with ``keep``, ``values`` becomes the position kept."""
         height, width = values.shape
-        flat = np.ascontiguousarray(values).ravel()
+        flat = _flat(values)
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         changed = self._changed(flat, (height, width))
         if changed is None:
@@ -1198,7 +1204,7 @@ class Tracker:
         if same is not None and same[0] is values and same[1] == mines:  # a player's candidates, one board
             return same[2], same[3], None
         height, width = values.shape
-        flat = np.ascontiguousarray(values).ravel()
+        flat = _flat(values)
         left = mines - int(np.count_nonzero(flat == MINE_CODE))
         kept = self._values is not None and self._shape == (height, width) and np.array_equal(self._values, flat)
         kept = kept or self._recall(flat, (height, width))

@@ -738,9 +738,9 @@ def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, met
     root[TOP] = n + 2
     top = n + 2
     d = 0
-    value = 0
+    value = np.int64(0)  # (typed, not literal: a literal would have numba compile _store twice)
     phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
-    exact = False
+    exact = bool(value)  # False, typed too
     while True:
         if meta[ABORT]:
             return 0

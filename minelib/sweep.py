@@ -27,6 +27,8 @@ from minelib import boxes
 from minelib.board import MINE, UNOPENED, Board
 from minelib.game import Game, neighbour_table, reveal
 
+_PLAY = np.bool_(True)  # True as an argument, not a literal: one compiled _sweep, not two
+
 DONE, FOUND, MINE_OPENED = 0, 1, 2  # how a compiled sweep ended
 GUESS, IN_PYTHON, IMPOSSIBLE = 3, 4, 5  # and how ``_settle`` ended otherwise (DONE: the game is won)
 _JIT: dict = dict(cache=True, nogil=True)
@@ -138,7 +140,7 @@ def _settle(
     while True:
         status, top, k_changed, k_moves = _sweep(
             values, numbers, mine, table, count, queue, queued, top,
-            changed[n_changed:], moves[n_moves:], stack, True, safe_left,
+            changed[n_changed:], moves[n_moves:], stack, _PLAY, safe_left,
         )  # fmt: skip
         for i in range(n_changed, n_changed + k_changed):
             if values[changed[i]] != MINE:
