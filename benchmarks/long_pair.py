@@ -17,6 +17,8 @@ layouts.
 import argparse
 from pathlib import Path
 
+import numpy as np
+
 from minelib import experiments as ex
 from minelib import strength
 from minelib.report import text_table
@@ -44,11 +46,12 @@ def main() -> None:
             ex.record_setting(args.level, args.rule, args.first, args.games, options=options)
             for options in (args.base_options, args.options)
         ]
-        base, other = (ex.load(path, s) for path, s in zip((args.base, args.other), settings))
+        base, other = (ex.load_games(path, s) for path, s in zip((args.base, args.other), settings))
         rows = strength.stored_paired_rows([base, other], settings)
     except (ValueError, OSError) as error:
         parser.error(str(error))
-    common = sorted(set(base) & set(other))
+    common = np.intersect1d(base.index, other.index, assume_unique=True)
+    base, other = (games.where(np.isin(games.index, common)) for games in (base, other))  # in the order of common
     for row in rows:
         low, high = ex.wilson_interval(row["wins"], row["games"])
         row["rate"] += f" [{low:.2%}-{high:.2%}]"
@@ -56,14 +59,15 @@ def main() -> None:
     print(text_table(rows))
     blocks = []
     for start in range(0, len(common), args.block):
-        games = common[start : start + args.block]
-        won, base_won = [other[i]["won"] for i in games], [base[i]["won"] for i in games]
+        part = slice(start, start + args.block)
+        won, base_won = other.won[part], base.won[part]
+        only, lost = int(np.count_nonzero(won & ~base_won)), int(np.count_nonzero(base_won & ~won))
         blocks.append(
             {
-                "games": f"{games[0]:,}-{games[-1]:,}",
-                "other wins": sum(won),
-                "base wins": sum(base_won),
-                "other - base": strength.paired_text(won, base_won),
+                "games": f"{common[part][0]:,}-{common[part][-1]:,}",
+                "other wins": int(np.count_nonzero(won)),
+                "base wins": int(np.count_nonzero(base_won)),
+                "other - base": strength.counted_text(only, lost, len(won)),
             }
         )
     print(text_table(blocks))

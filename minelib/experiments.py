@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import statistics
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, replace
@@ -29,7 +28,7 @@ from minelib.board import BoardSize, Cell
 from minelib.cluster import DaskExecutor
 from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
 from minelib.players import STRONGEST, check_player, make_player
-from minelib.results import Store, open_results
+from minelib.results import Games, Store, open_results
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -221,6 +220,12 @@ def load(path: Path | str, setting: Setting) -> dict[int, dict]:
     return open_results(path).load(setting)
 
 
+def load_games(path: Path | str, setting: Setting, start: int = 0, stop: int | None = None) -> Games:
+    """``load`` as arrays (``results.Games``), games ``start`` to before ``stop`` only: what a summary or
+    a paired comparison of a million stored games reads (an SQLite file reads only the blocks asked for)."""
+    return open_results(path).games(setting, start, stop)
+
+
 def run(
     setting: Setting,
     results: Path | str | None = None,
@@ -299,23 +304,25 @@ def _finished(setting: Setting, tasks: list[list[int]], executor: Executor | Non
             future.cancel()
 
 
-def summarize(entries: list[dict]) -> Summary:
-    """Wins, the Wilson interval and min / median / max seconds of game records."""
-    if not entries:
+def summarize(entries: list[dict] | Games) -> Summary:
+    """Wins, the Wilson interval and min / median / max seconds of game records (or of ``Games``)."""
+    games = entries if isinstance(entries, Games) else Games.of(entries)
+    if not len(games):
         raise ValueError("no games to summarize")
-    wins = sum(e["won"] for e in entries)
-    won = [e["seconds"] for e in entries if e["won"]]
+    wins = int(np.count_nonzero(games.won))
+    won = games.seconds[games.won]
     return Summary(
-        len(entries),
+        len(games),
         wins,
-        *wilson_interval(wins, len(entries)),
-        _spread([e["seconds"] for e in entries]),
-        _spread(won) if won else None,
+        *wilson_interval(wins, len(games)),
+        _spread(games.seconds),
+        _spread(won) if len(won) else None,
     )
 
 
-def _spread(values: list[float]) -> tuple[float, float, float]:
-    return (min(values), statistics.median(values), max(values))
+def _spread(values: np.ndarray) -> tuple[float, float, float]:
+    """min, median and max (the median of an even count: the mean of the middle two, as ``statistics.median``)."""
+    return (float(values.min()), float(np.median(values)), float(values.max()))
 
 
 def replays_agree(setting: Setting, stored: Path | str, games: int, start: int = 0) -> bool:
@@ -325,7 +332,8 @@ def replays_agree(setting: Setting, stored: Path | str, games: int, start: int =
         raise ValueError(f"game {start} to replay from is not among the setting's {setting.games:,} games")
     indices = range(start, min(start + games, setting.games))
     replayed = {i: (g["won"], g["guesses"]) for i, g in _play(setting, None, None, True, False, indices).items()}
-    kept = {i: (g["won"], g["guesses"]) for i, g in load(stored, setting).items()}
+    found = load_games(stored, setting, indices.start, indices.stop)  # only the blocks that hold them
+    kept = dict(zip(found.index.tolist(), zip(found.won.tolist(), found.guesses.tolist())))
     return len(replayed) == len(indices) and all(kept.get(i) == outcome for i, outcome in replayed.items())
 
 
@@ -348,6 +356,7 @@ __all__ = [
     "as_played",
     "level_setting",
     "load",
+    "load_games",
     "play_all",
     "play_many",
     "play_one",

@@ -3,17 +3,21 @@ and article 003's results, two runs compared game by game, where in a game the l
 win rate against mine density.
 
 The runs themselves are played and stored by ``minelib.experiments``; everything here reads them
-(``experiments.load``) and turns them into rows for ``report.text_table``, except ``play_guesses``,
-which plays stored games again to see each guess, and ``density_curves``, which plays the points it
-does not find.
+(``experiments.load``, or ``load_games``: arrays, for runs of a million) and turns them into rows for
+``report.text_table``, except ``play_guesses``, which plays stored games again to see each guess, and
+``density_curves``, which plays the points it does not find.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
+
+import numpy as np
 
 from minelib.board import BoardSize
 from minelib.experiments import (
@@ -30,6 +34,7 @@ from minelib.experiments import (
     article_setting,
     level_setting,
     load,
+    load_games,
     record_setting,
     run,
     setting_game,
@@ -38,11 +43,12 @@ from minelib.experiments import (
 from minelib.guesses import Guess, guess_positions
 from minelib.optimal import COMPILED_CELLS
 from minelib.players import make_player
+from minelib.results import Games
 
 
 def stored_summary(results: Path | str, setting: Setting) -> Summary:
     """The summary of a setting's games in the results file."""
-    return summarize(list(load(results, setting).values()))
+    return summarize(load_games(results, setting))
 
 
 def article_rows(results: Path | str, players=ARTICLE_PLAYERS, games: int = ARTICLE_GAMES) -> list[dict]:
@@ -98,8 +104,8 @@ def record_rows(
     rows = []
     for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
-        stored = list(load(results, record_setting(level, rule, first, target, options)).values())
-        s = summarize(stored) if stored else None
+        stored = load_games(results, record_setting(level, rule, first, target, options))
+        s = summarize(stored) if len(stored) else None
         published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
         rows.append(
             {
@@ -217,6 +223,16 @@ def mean_difference(diff: Sequence[float]) -> tuple[float, float]:
     return sum(diff) / len(diff), 1.959964 * statistics.pstdev(diff) / math.sqrt(len(diff))
 
 
+def counted_difference(plus: int, minus: int, games: int) -> tuple[float, float]:
+    """``mean_difference`` of ``games`` paired differences of which ``plus`` are +1, ``minus`` -1 and the rest
+    0 (won only here, lost only here), from the counts alone: the variance is exact, as ``statistics``
+    takes it, and only its root is rounded once more (a last bit at most)."""
+    if games <= 0:
+        raise ValueError("no paired games to compare")
+    variance = Fraction(plus + minus, games) - Fraction(plus - minus, games) ** 2
+    return (plus - minus) / games, 1.959964 * math.sqrt(variance) / math.sqrt(games)
+
+
 def controlled_difference(diff: Sequence[float], control: Sequence[float]) -> tuple[float, float, float]:
     """``mean_difference`` with a control variate: per game, a ``control`` whose mean is known to be zero
     (a game's summed ``Advantage.control``). Each difference less ``slope`` times its control has the same
@@ -237,6 +253,11 @@ def difference_text(diff: Sequence[float]) -> str:
     """``mean_difference`` as text, in points to a thousandth: a million paired games resolve a few
     thousandths, which two decimals would round away."""
     return _interval_text(*mean_difference(diff))
+
+
+def counted_text(plus: int, minus: int, games: int) -> str:
+    """``counted_difference`` as text (``difference_text``)."""
+    return _interval_text(*counted_difference(plus, minus, games))
 
 
 def controlled_text(diff: Sequence[float], control: Sequence[float]) -> str:
@@ -268,30 +289,31 @@ def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setti
     paths = [results] * len(settings) if isinstance(results, (str, Path)) else list(results)
     if len(paths) != len(settings):
         raise ValueError(f"{len(paths)} results files for {len(settings)} settings: give one, or one per setting")
-    return stored_paired_rows([load(path, s) for path, s in zip(paths, settings)], settings)
+    return stored_paired_rows([load_games(path, s) for path, s in zip(paths, settings)], settings)
 
 
-def stored_paired_rows(stored: list[dict[int, dict]], settings: list[Setting]) -> list[dict]:
-    """``paired_rows`` of the games already loaded: per setting, its stored games by index (``load``)."""
-    common = sorted(set.intersection(*(set(games) for games in stored)))
-    if not common:
+def stored_paired_rows(stored: list[Games], settings: list[Setting]) -> list[dict]:
+    """``paired_rows`` of the games already loaded: per setting, its stored games (``load_games``)."""
+    common = functools.reduce(lambda a, b: np.intersect1d(a, b, assume_unique=True), (g.index for g in stored))
+    if not len(common):
         raise ValueError("the settings have no stored game in common")
-    base = [stored[0][i]["won"] for i in common]
+    paired = [games.where(np.isin(games.index, common)) for games in stored]  # each in the order of ``common``
+    base = paired[0].won
     rows = []
-    for setting, games in zip(settings, stored):
-        won = [games[i]["won"] for i in common]
-        diff = [int(a) - int(b) for a, b in zip(won, base)]
+    for setting, games in zip(settings, paired):
+        won, n = games.won, len(common)
+        only, lost = int(np.count_nonzero(won & ~base)), int(np.count_nonzero(base & ~won))
         rows.append(
             {
                 "player": setting.player + (f" ({setting.options})" if setting.options else ""),
-                "games": len(common),
-                "wins": sum(won),
-                "rate": f"{sum(won) / len(won):.2%}",
-                "vs base": paired_text(won, base),
-                "won only here": diff.count(1),
-                "lost only here": diff.count(-1),
-                "guesses": sum(games[i]["guesses"] for i in common),
-                "median ms": round(1000 * statistics.median(games[i]["seconds"] for i in common), 1),
+                "games": n,
+                "wins": int(np.count_nonzero(won)),
+                "rate": f"{np.count_nonzero(won) / n:.2%}",
+                "vs base": counted_text(only, lost, n),
+                "won only here": only,
+                "lost only here": lost,
+                "guesses": int(games.guesses.sum()),
+                "median ms": round(1000 * float(np.median(games.seconds)), 1),
             }
         )
     return rows
@@ -322,6 +344,8 @@ __all__ = [
     "PHASE_BANDS",
     "PHASE_ORDERS",
     "article_rows",
+    "counted_difference",
+    "counted_text",
     "density_curves",
     "first_number_rows",
     "guess_order",

@@ -107,6 +107,44 @@ def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monk
     assert results._pack(noise) == noise and results._unpack(noise, 1000) == noise
 
 
+def test_stored_games_as_arrays_are_the_stored_games_from_any_game_to_any_other(tmp_path, monkeypatch):
+    """``load_games`` (arrays; an SQLite file reads only the blocks that hold the games asked for) gives
+    the games ``load`` gives, in the order of their index, and summarizes to the same summary."""
+    monkeypatch.setattr(results, "BLOCK", 4)
+    setting = Setting("safest", "8x8", 12, games=11, seed=3)
+    for name in ("games.sqlite", "games.jsonl"):
+        path = tmp_path / name
+        run(setting, path, parallel=False, progress=False)
+        fields = ("index", "won", "guesses", "seconds")  # (a line keeps its setting too)
+        stored = {i: {k: e[k] for k in fields} for i, e in load(path, setting).items()}
+        assert experiments.load_games(path, setting).entries() == stored
+        assert experiments.summarize(experiments.load_games(path, setting)) == experiments.summarize(
+            list(stored.values())
+        )
+        for start, stop in ((0, 11), (1, 3), (3, 9), (4, 8), (10, 20), (7, 7)):
+            games = experiments.load_games(path, setting, start, stop)
+            assert games.index.tolist() == list(range(start, min(stop, 11)))
+            assert games.entries() == {i: stored[i] for i in range(start, min(stop, 11))}
+    read = []
+    connect = sqlite3.connect
+
+    class Spy:  # the block rows an SQLite file hands over
+        def __init__(self, db):
+            self.db = db
+
+        def execute(self, sql, parameters=()):
+            if "FROM blocks" in sql:
+                read.extend(row[0] for row in self.db.execute(sql, parameters))
+            return self.db.execute(sql, parameters)
+
+        def close(self):
+            self.db.close()
+
+    monkeypatch.setattr(results.sqlite3, "connect", lambda path: Spy(connect(path)))
+    assert experiments.load_games(tmp_path / "games.sqlite", setting, 5, 7).index.tolist() == [5, 6]
+    assert read == [1]
+
+
 def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(results, "BLOCK", 3)
     path, setting = tmp_path / "runs.sqlite", Setting("safest", "8x8", 10, games=8, seed=2)

@@ -1,6 +1,8 @@
 """What the stored runs say: record rows, paired comparisons, where games are lost (minelib.strength)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import minelib.experiments as experiments
 from minelib import strength
@@ -35,6 +37,21 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert untimed(strength.paired_rows(apart, settings)) == untimed([base, variant])
     with pytest.raises(ValueError, match="3 results files for 2 settings"):
         strength.paired_rows(apart + [path], settings)
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
+def test_a_difference_from_its_counts_is_the_difference_of_the_games(plus, minus, zeros):
+    """``counted_difference`` (what the paired rows of a million games use) against ``mean_difference``
+    of every game's difference: the same mean, and the same interval to the last bit or so."""
+    diff = [1] * plus + [-1] * minus + [0] * zeros
+    if not diff:
+        with pytest.raises(ValueError, match="no paired games"):
+            strength.counted_difference(0, 0, 0)
+        return
+    mean, half = strength.counted_difference(plus, minus, len(diff))
+    assert mean == strength.mean_difference(diff)[0]
+    assert half == pytest.approx(strength.mean_difference(diff)[1], rel=1e-15, abs=0)
+    assert strength.counted_text(plus, minus, len(diff)) == strength.difference_text(diff)
 
 
 def test_paired_difference_by_hand():
