@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from minelib.experiments import Setting
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (arrays: no == of whole runs)
 class Games:
     """Stored games as arrays, in ascending order of index: what ``summarize`` and the paired
     comparisons read, without a dict for each of a million games."""
