@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from numba.core import event
+
 from minelib import commands
 from minelib.game import FIRST_CELLS, FIRST_CLICK_RULES
 from minelib.optimal import AUTO_LAYOUTS, DEFAULT_MAX_STATES, ENGINES
@@ -237,15 +239,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _CompileNotice(event.Listener):
+    """Says once, on a terminal, that numba is compiling: a fresh checkout's first run of a command waits
+    up to a minute or two (``analyze``: 37 s), which would otherwise look like a hang. Nothing is said
+    when the code comes from numba's cache, nor to a pipe or a file."""
+
+    def __init__(self, prog: str) -> None:
+        self.prog, self.said = prog, False
+
+    def on_start(self, started) -> None:
+        if not self.said:
+            self.said = True
+            print(
+                f"{self.prog}: numba compiles the code this command needs, once for this checkout "
+                "(up to a minute or two; later runs load it from the cache)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def on_end(self, ended) -> None:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    notice, at_terminal = _CompileNotice(parser.prog), sys.stderr.isatty()
+    if at_terminal:
+        event.register("numba:compile", notice)
     try:
         args.run(args)
     except ValueError as error:
         print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        if at_terminal:
+            event.unregister("numba:compile", notice)
     return 0
 
 

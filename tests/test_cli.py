@@ -374,3 +374,29 @@ def test_sample_prints_consistent_layouts_again_with_the_same_seed():
 def test_sample_refuses_bad_input_in_one_line(args, message):
     result = run("sample", "--mines", "1", *args, stdin="1..\n...\n")
     assert result.returncode == 2 and message in result.stderr and result.stdout == ""
+
+
+def test_a_compile_is_announced_once_and_only_on_a_terminal(monkeypatch):
+    """A fresh checkout's first command waits for numba (up to a minute or two): on a
+    terminal it says so, once, when numba compiles; to a pipe, or with the code loaded, nothing."""
+    import io
+
+    from numba import njit
+
+    from minelib import cli, commands
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    def compiling(_args):  # two functions numba has never seen: two compiles
+        njit(lambda x: x + 1)(1)
+        njit(lambda x: x * 2)(2)
+
+    for stream, run, said in ((Terminal(), compiling, 1), (io.StringIO(), compiling, 0), (Terminal(), print, 0)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        monkeypatch.setattr(commands, "count_command", run)
+        assert cli.main(["count", "--mines", "1"]) == 0
+        assert stream.getvalue().count("numba compiles the code this command needs") == said, stream.getvalue()
+    njit(lambda x: x - 1)(3)  # after the command: nobody is told any more
+    assert stream.getvalue() == ""
