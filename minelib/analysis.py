@@ -183,7 +183,8 @@ class Analysis:
         """A grid of mine probabilities in percent, then the certain cells."""
         width = 6
         lines = [
-            f"{self.count} mine layouts fit this {self.board.size} position with {self.total_mines} mines.",
+            f"{self.count} mine {'layout fits' if self.count == 1 else 'layouts fit'} this {self.board.size} position "
+            f"with {self.total_mines} {'mine' if self.total_mines == 1 else 'mines'}.",
             "Mine probability in %; (n) an opened number, F a flag, safe / MINE certain cells:",
         ]
         for y, row in enumerate(self.probabilities):

@@ -111,6 +111,8 @@ def test_text_grid_marks_certain_cells():
     text = analyze("..1F\n..11\n..00", 3).to_text()
     assert "3 mine layouts" in text and "66.7" in text and "safe" in text and "(1)" in text
     assert "certainly safe: (0,1) (1,1) (2,1)" in text
+    assert analyze("1.\n..", 1).to_text().startswith("3 mine layouts fit this 2x2 position with 1 mine.\n")
+    assert analyze("1.", 1).to_text().startswith("1 mine layout fits this 1x2 position with 1 mine.\n")
 
 
 @pytest.mark.parametrize("seed", range(3))
