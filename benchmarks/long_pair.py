@@ -51,7 +51,6 @@ def main() -> None:
     except (ValueError, OSError) as error:
         parser.error(str(error))
     common = np.intersect1d(base.index, other.index, assume_unique=True)
-    base, other = (games.where(np.isin(games.index, common)) for games in (base, other))  # in the order of common
     for row in rows:
         low, high = ex.wilson_interval(row["wins"], row["games"])
         row["rate"] += f" [{low:.2%}-{high:.2%}]"
@@ -59,15 +58,15 @@ def main() -> None:
     print(text_table(rows))
     blocks = []
     for start in range(0, len(common), args.block):
-        part = slice(start, start + args.block)
-        won, base_won = other.won[part], base.won[part]
-        only, lost = int(np.count_nonzero(won & ~base_won)), int(np.count_nonzero(base_won & ~won))
+        first, last = common[start], common[min(start + args.block, len(common)) - 1]
+        block = [games.where((first <= games.index) & (games.index <= last)) for games in (base, other)]
+        base_row, other_row = strength.stored_paired_rows(block, settings)
         blocks.append(
             {
-                "games": f"{common[part][0]:,}-{common[part][-1]:,}",
-                "other wins": int(np.count_nonzero(won)),
-                "base wins": int(np.count_nonzero(base_won)),
-                "other - base": strength.counted_text(only, lost, len(won)),
+                "games": f"{first:,}-{last:,}",
+                "other wins": other_row["wins"],
+                "base wins": base_row["wins"],
+                "other - base": other_row["vs base"],
             }
         )
     print(text_table(blocks))
