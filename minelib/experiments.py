@@ -24,9 +24,18 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from minelib.board import BoardSize, Cell
+from minelib.board import UNOPENED, BoardSize, Cell
 from minelib.cluster import DaskExecutor
-from minelib.game import Game, check_first_cell, check_rule, first_cell, mines_for_density, parse_layout
+from minelib.game import (
+    Game,
+    check_first_cell,
+    check_rule,
+    deal,
+    first_cell,
+    mines_for_density,
+    neighbour_ids,
+    parse_layout,
+)
 from minelib.players import STRONGEST, check_player, make_player
 from minelib.results import Games, Store, open_results
 
@@ -203,6 +212,24 @@ def setting_game(setting: Setting, index: int) -> tuple[Game, Cell]:
     return Game(size, setting.mines, setting.first_click, seed=rng), first
 
 
+def first_number(setting: Setting, index: int) -> int:
+    """What the first click of game ``index`` of a setting shows (``UNOPENED`` where it is a mine, as
+    ``Game.value`` after the game is lost), read from the layout the game would place, as ``setting_game``
+    deals it, without playing: a few times faster than opening the cell."""
+    if setting.boards:
+        game, first = setting_game(setting, index)
+        game.open(first)
+        return game.value(first)
+    size = BoardSize.parse(setting.size)
+    rng = np.random.default_rng([setting.seed, index])
+    first = first_cell(size, setting.first, rng)  # (the same draws, in the same order, as setting_game)
+    start = size.cell_id(first)
+    layout = deal(size, setting.mines, setting.first_click, start, rng).ravel()
+    if layout[start]:
+        return UNOPENED
+    return int(layout[list(neighbour_ids(size)[start])].sum())
+
+
 def play_one(setting: Setting, index: int) -> dict:
     """Play game ``index`` of a setting; a JSON-ready record."""
     game, first = setting_game(setting, index)
@@ -354,6 +381,7 @@ __all__ = [
     "Summary",
     "article_setting",
     "as_played",
+    "first_number",
     "level_setting",
     "load",
     "load_games",

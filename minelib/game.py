@@ -91,6 +91,25 @@ def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))
 
 
+def deal(size: BoardSize, mines: int, rule: str, first: int, rng: np.random.Generator) -> np.ndarray:
+    """The layout a game places at its first click on cell id ``first`` (True: a mine), drawn with ``rng``
+    uniformly among those the first-click ``rule`` allows: what the first click shows can be read from
+    it without playing the game."""
+    allowed = _allowed(size, rule, first)
+    layout = np.zeros(size.n_cells, dtype=bool)
+    layout[allowed[rng.choice(allowed.size, mines, replace=False)]] = True
+    return layout.reshape(size.height, size.width)
+
+
+@lru_cache(maxsize=256)
+def _allowed(size: BoardSize, rule: str, first: int) -> np.ndarray:
+    """The cell ids that may hold a mine when the first click is on ``first`` under ``rule``, ascending."""
+    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
+    allowed = np.delete(np.arange(size.n_cells), sorted(banned))
+    allowed.flags.writeable = False
+    return allowed
+
+
 def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | None = None) -> Cell:
     """The first click: ``corner`` (0, 0), ``center``, ``random`` (seeded by rng), or a cell
     written ``ROW,COL`` (the records' settings: ``0,0``, ``3,3``, ``2,2``)."""
@@ -221,17 +240,7 @@ class Game:
         self._shown = np.where(layout.ravel(), np.int8(MINE), self._numbers_array)  # each cell, settled
 
     def _place_at_random(self, first: int) -> None:
-        banned = (
-            {first, *self._neighbours[first]}
-            if self.first_click == "zero"
-            else {first}
-            if self.first_click == "safe"
-            else set()
-        )
-        allowed = np.delete(np.arange(self.size.n_cells), sorted(banned))
-        layout = np.zeros(self.size.n_cells, dtype=bool)
-        layout[allowed[self._rng.choice(allowed.size, self.mines, replace=False)]] = True
-        self._place(layout.reshape(self.size.height, self.size.width))
+        self._place(deal(self.size, self.mines, self.first_click, first, self._rng))
 
     # --- what the player sees -------------------------------------------------
 
@@ -373,6 +382,7 @@ __all__ = [
     "check_first_cell",
     "check_first_click",
     "check_rule",
+    "deal",
     "first_cell",
     "layout_picture",
     "mines_for_density",

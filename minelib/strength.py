@@ -32,8 +32,8 @@ from minelib.experiments import (
     Setting,
     Summary,
     article_setting,
+    first_number,
     level_setting,
-    load,
     load_games,
     record_setting,
     run,
@@ -190,24 +190,21 @@ def first_number_rows(results: Path | str, setting: Setting, games: int) -> list
     """The first ``games`` stored games of a setting by the number its first click showed (0: an
     opening), each group's share of the games and its win rate with a 95% interval: with a safe
     first click, how the games that must guess blind at once fare against those that open a region.
-    A game's first number is found by opening its first cell again (game i depends on (seed, i) alone)."""
-    stored = load(results, setting)
-    missing = [i for i in range(games) if i not in stored]
-    if missing:
+    A game's first number is read from the layout it deals (``experiments.first_number``: game i
+    depends on (seed, i) alone)."""
+    stored = load_games(results, setting, 0, games)
+    if len(stored) < games:
+        missing = np.setdiff1d(np.arange(games), stored.index)
         raise ValueError(f"{len(missing):,} of the first {games:,} games are not stored (game {missing[0]} first)")
-    by_number: dict[int, list[dict]] = {}
-    for index in range(games):
-        game, first = setting_game(setting, index)
-        game.open(first)
-        by_number.setdefault(game.value(first), []).append(stored[index])
+    numbers = np.array([first_number(setting, index) for index in range(games)])
     rows = []
-    for number, entries in sorted(by_number.items()):
-        s = summarize(entries)
+    for number in np.unique(numbers).tolist():
+        s = summarize(stored.where(numbers == number))
         rows.append(
             {
                 "first click shows": number,
-                "games": len(entries),
-                "share": f"{len(entries) / games:.1%}",
+                "games": s.games,
+                "share": f"{s.games / games:.1%}",
                 "wins": s.wins,
                 "rate": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]",
             }

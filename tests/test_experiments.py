@@ -415,6 +415,31 @@ def test_a_first_click_on_any_cell(monkeypatch):
         Setting("lookahead", "16x30", 99, games=1, first="16,3")
 
 
+@pytest.mark.parametrize(
+    "setting",
+    [
+        Setting("safest", "16x30", 99, games=300, seed=2026, first_click="safe", first="0,0"),
+        Setting("safest", "16x30", 99, games=300, seed=7, first_click="zero", first="3,3"),
+        Setting("safest", "8x8", 30, games=300, seed=3, first_click="none", first="random"),
+        Setting("safest", "9x9", 10, games=300, seed=1, first_click="safe", first="center"),
+        Setting("safest", "4x4", 3, games=4, seed=2, first_click="safe", boards=("*...\n.*..\n....\n...*",) * 4),
+    ],
+    ids=["expert-safe", "expert-zero", "none-random", "center", "boards"],
+)
+def test_first_number_is_what_the_first_click_shows_when_the_game_is_played(setting):
+    """``first_number`` reads the layout the game deals without playing it: equal, game by game, to the
+    value of the first cell once opened (UNOPENED where the first click of the rule *none* finds a mine)."""
+    from minelib import experiments
+
+    shown = []
+    for index in range(setting.games):
+        game, first = experiments.setting_game(setting, index)
+        game.open(first)
+        shown.append(game.value(first))
+    assert [experiments.first_number(setting, index) for index in range(setting.games)] == shown
+    assert len(set(shown)) > 1 or setting.first_click == "zero"  # (the settings show several numbers)
+
+
 def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
     monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("safest", "8x8", 12, games=8, seed=3)
