@@ -1,8 +1,11 @@
 """The benchmark scripts run: each on a tiny input, as a user would start it (the measurements behind the
 README are theirs, so a script that no longer starts is a claim that can no longer be checked)."""
 
+import io
+import runpy
 import subprocess
 import sys
+from contextlib import redirect_stderr
 from pathlib import Path
 
 import pytest
@@ -132,9 +135,13 @@ def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
     ],
 )
-def test_a_bad_argument_is_a_usage_error_that_names_it(command, message):
+def test_a_bad_argument_is_a_usage_error_that_names_it(command, message, monkeypatch):
+    """Run in this process, as ``python benchmarks/SCRIPT`` would run it (its folder first on the path): a
+    usage error is found before any work, so a new process a case would only load the engines again."""
     script, *arguments = command.split()
-    done = subprocess.run(
-        [sys.executable, f"benchmarks/{script}", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    monkeypatch.setattr(sys, "argv", [f"benchmarks/{script}", *arguments])
+    err = io.StringIO()
+    with redirect_stderr(err), pytest.raises(SystemExit) as done:
+        runpy.run_path(str(ROOT / "benchmarks" / script), run_name="__main__")
+    assert done.value.code == 2 and message in err.getvalue() and "Traceback" not in err.getvalue()

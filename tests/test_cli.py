@@ -1,21 +1,70 @@
-"""python -m minelib: files, stdin, JSON, help, and one-line errors with status 2."""
+"""python -m minelib: files, stdin, JSON, help, and one-line errors with status 2.
 
+The commands run in this process (``cli.main``, its streams swapped), where they find the compiled engines
+loaded: a fresh ``python -m minelib`` loads them from numba's cache, about 2 s a command. The module itself,
+as a shell runs it, is tested on its own (``test_python_dash_m_minelib_...``)."""
+
+import io
 import json
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from unittest import mock
 
 import numpy as np
 import pytest
 
+from minelib.cli import main
 from minelib.tables import load_table
 
 BOARD = "..1F\n..11\n..00\n"
 
 
+@dataclass
+class Ran:
+    """A command's exit status and what it wrote, as ``subprocess.run`` gives them."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
 def run(*args, stdin=""):
+    """``python -m minelib ARGS`` with ``stdin``, run here: what ``__main__`` does, ``sys.exit(main())``."""
+    out, err = io.StringIO(), io.StringIO()
+    with mock.patch("sys.stdin", io.StringIO(stdin)), redirect_stdout(out), redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exit:  # argparse: --help (0) and usage errors (2)
+            code = exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 1
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
+def run_module(*args, stdin=""):
     return subprocess.run(
-        [sys.executable, "-m", "minelib", *args], input=stdin, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "minelib", *args], input=stdin, capture_output=True, text=True, timeout=120
     )
+
+
+def test_python_dash_m_minelib_reads_stdin_answers_on_stdout_and_fails_with_status_2():
+    """The module as a shell runs it: an answer on stdout and status 0; a bad board, a usage error and an
+    error of the command itself each one line on stderr and status 2; --help on stdout with status 0. The
+    other tests run the same ``main`` in this process."""
+    counted = run_module("count", "--mines", "3", stdin=BOARD)
+    assert (counted.returncode, counted.stdout, counted.stderr) == (0, "3\n", "")
+    for args, stdin, message in (
+        (["count", "--mines", "3"], "..1F\n..1\n", "line 2 has 3 cells, expected 4"),
+        (["count"], "..\n", "required: --mines"),
+        (["advise", "--mines", "3"], "12\n..\n", "3 mines left to place but only 2 unopened cells"),
+    ):
+        result = run_module(*args, stdin=stdin)
+        assert result.returncode == 2 and result.stdout == "" and message in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+        here = run(*args, stdin=stdin)  # the same, run in this process as the other tests are
+        assert (here.returncode, here.stdout, here.stderr) == (2, "", result.stderr)
+    shown = run_module("--help")
+    assert shown.returncode == 0 and "Exact answers about Minesweeper" in shown.stdout
 
 
 def test_count_reads_stdin_and_prints_the_count():
