@@ -192,7 +192,6 @@ class Game:
         check_rule(size, mines, first_click)
         self.size, self.mines, self.first_click = size, int(mines), first_click
         self._rng = np.random.default_rng(seed)
-        self._neighbours = neighbour_ids(size)
         self._values = [UNOPENED] * size.n_cells
         self._mine: list[bool] | None = None
         self._numbers: list[int] | None = None
