@@ -95,19 +95,11 @@ def deal(size: BoardSize, mines: int, rule: str, first: int, rng: np.random.Gene
     """The layout a game places at its first click on cell id ``first`` (True: a mine), drawn with ``rng``
     uniformly among those the first-click ``rule`` allows: what the first click shows can be read from
     it without playing the game."""
-    allowed = _allowed(size, rule, first)
+    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
+    allowed = np.delete(np.arange(size.n_cells), sorted(banned))
     layout = np.zeros(size.n_cells, dtype=bool)
     layout[allowed[rng.choice(allowed.size, mines, replace=False)]] = True
     return layout.reshape(size.height, size.width)
-
-
-@lru_cache(maxsize=256)
-def _allowed(size: BoardSize, rule: str, first: int) -> np.ndarray:
-    """The cell ids that may hold a mine when the first click is on ``first`` under ``rule``, ascending."""
-    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
-    allowed = np.delete(np.arange(size.n_cells), sorted(banned))
-    allowed.flags.writeable = False
-    return allowed
 
 
 def first_cell(size: BoardSize | str, where: str, rng: np.random.Generator | None = None) -> Cell:
