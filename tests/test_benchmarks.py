@@ -17,6 +17,7 @@ RECORDS = "results/records.sqlite"  # the record runs' first games (long_pair.py
 
 # every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
 TINY = {
+    "against_optimal.py": ["--boards", "3x4/3", "--against", "deep=0", "--regrets", "1", "--workers", "1"],
     "advantage.py": ["--games", "4", "--samples", "2", "--workers", "1", "--player-options", "deep=0"],
     "analyze.py": ["--positions", "3", "--repeat", "1"],
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
@@ -154,6 +155,8 @@ def test_rollout_features_judges_its_fit_on_the_games_it_was_not_made_on(monkeyp
         ("advantage.py --baseline-options deep=-1", "--baseline-options 'deep=-1'"),
         ("advantage.py nonsense:1", "unknown variant 'nonsense'"),
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
+        ("against_optimal.py --boards 3x4/3 --first 3,0", "--first (3, 0) is outside the 3x4 board"),
+        ("against_optimal.py --boards 3x4/3 --rule sure", "unknown first-click rule 'sure'"),
     ],
 )
 def test_a_bad_argument_is_a_usage_error_that_names_it(command, message, monkeypatch):
