@@ -91,12 +91,17 @@ def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))
 
 
+def allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
+    """The cell ids the first-click ``rule`` lets hold a mine, the first click on cell id ``first``, in order."""
+    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
+    return np.delete(np.arange(size.n_cells), sorted(banned))
+
+
 def deal(size: BoardSize, mines: int, rule: str, first: int, rng: np.random.Generator) -> np.ndarray:
     """The layout a game places at its first click on cell id ``first`` (True: a mine), drawn with ``rng``
     uniformly among those the first-click ``rule`` allows: what the first click shows can be read from
     it without playing the game."""
-    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
-    allowed = np.delete(np.arange(size.n_cells), sorted(banned))
+    allowed = allowed_cells(size, rule, first)
     layout = np.zeros(size.n_cells, dtype=bool)
     layout[allowed[rng.choice(allowed.size, mines, replace=False)]] = True
     return layout.reshape(size.height, size.width)
@@ -370,6 +375,7 @@ __all__ = [
     "PLAYING",
     "WON",
     "Game",
+    "allowed_cells",
     "check_first_cell",
     "check_first_click",
     "check_rule",

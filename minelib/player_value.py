@@ -30,7 +30,7 @@ import numpy as np
 
 from minelib.board import MINE, UNOPENED, Board, BoardSize, Cell
 from minelib.endgame import EndgameSearch
-from minelib.game import check_first_click, check_rule, neighbour_ids
+from minelib.game import allowed_cells, check_first_click, check_rule, neighbour_ids
 
 MAX_LAYOUTS = 2_000_000  # the most layouts listed at once (memory: one byte a cell of each)
 
@@ -74,10 +74,9 @@ class PlayerValue:
 
 def allowed_layouts(size: BoardSize, mines: int, rule: str, first: int) -> np.ndarray:
     """Every layout (rows of booleans, a mine True) the first-click ``rule`` allows with the first click on
-    cell id ``first``, as ``game.deal`` draws them: the same cells banned, each layout once."""
+    cell id ``first``, those ``game.deal`` draws from (``game.allowed_cells``), each layout once."""
     check_rule(size, mines, rule)
-    banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
-    free = [c for c in range(size.n_cells) if c not in banned]
+    free = allowed_cells(size, rule, first).tolist()
     count = comb(len(free), mines)
     if count > MAX_LAYOUTS:
         raise ValueError(
