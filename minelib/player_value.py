@@ -134,13 +134,15 @@ class _Tree:
         self.guesses += 1
         if self.regrets is not None:
             self.regret(board, len(rows), move.cell)
-        cell = self.size.cell_id(move.cell)
+        return self.opened(view, rows, self.size.cell_id(move.cell))
+
+    def opened(self, view: np.ndarray, rows: np.ndarray, cell: int) -> int:
+        """How many layouts of ``rows`` the player wins by opening cell id ``cell`` in ``view`` (those with a
+        mine there are lost), then playing on."""
         alive = rows[~self.mine[rows, cell]]
-        if not len(alive):
-            return 0
         start = np.zeros(self.size.n_cells, dtype=bool)
         start[cell] = True
-        return sum(self.wins(there, part) for there, part in self.split(view, alive, start))
+        return sum(self.wins(there, part) for there, part in self.split(view, alive, start)) if len(alive) else 0
 
     def regret(self, board: Board, layouts: int, cell: Cell) -> None:
         """Keep the guess of ``cell`` in ``board`` if a cell is better under optimal play."""
@@ -165,11 +167,8 @@ def player_value(
     c = size.cell_id(first)
     layouts = allowed_layouts(size, mines, rule, c)
     tree = _Tree(player, size, mines, layouts, regrets)
-    rows = np.flatnonzero(~layouts[:, c])  # a mine at the first click (rule "none") loses
-    start = np.zeros(size.n_cells, dtype=bool)
-    start[c] = True
     view = np.full(size.n_cells, UNOPENED, dtype=np.int8)
-    wins = sum(tree.wins(there, part) for there, part in tree.split(view, rows, start))
+    wins = tree.opened(view, np.arange(len(layouts)), c)  # a mine at the first click (rule "none") loses
     found = sorted(tree.regrets or (), key=lambda r: -r.layouts * r.regret)
     return PlayerValue(wins, len(layouts), tree.guesses, time.perf_counter() - began, tuple(found))
 
