@@ -29,6 +29,12 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   value, not the two-step score.
 - ``second:EPS``: a second deeper look where the deeper look's two best are within EPS: each valued one
   move further again, by the best deeper-look value after each number it may show.
+- ``safety:ALPHA``: the score times the candidate's own safety to the power ALPHA (the score holds it
+  once already, as the chance to survive this move): ALPHA above 0 weighs the move's own risk more than
+  what its numbers tell, below 0 less. At every level the score is asked (the deeper looks too).
+- ``nextblend:B``: the deeper look's value after a number (``_next``: the best two-step score there) blended
+  with the second best as the score blends the two safest cells, (B * best + second) / (B + 1): a position
+  with one good move and no other is worth less than one with two.
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
@@ -80,6 +86,34 @@ class ZeroBonusRun(TwoStepRun):
         if zero is not None:
             score += self.player.value * (zero.count / result.count)
         return living, score, progress
+
+
+class SafetyPowerRun(TwoStepRun):
+    player: VariantPlayer
+
+    def score(self, board: Board, result, cell: Cell) -> tuple[bool, float, Fraction]:
+        living, score, progress = super().score(board, result, cell)
+        risk = result.probability(cell)
+        return living, score * (1 - float(risk)) ** self.player.value, progress
+
+
+class NextBlendRun(TwoStepRun):
+    player: VariantPlayer
+
+    def _best_next(self, after: Analysis) -> float:
+        if _settled(after) or after.certain_safe:
+            return super()._best_next(after)
+        there, top = after.board, []  # the two best (living, score) so far, living ones first
+        for d in self.candidates(there, after)[1]:
+            p = after.probability(d)
+            assert p is not None  # a candidate is unopened
+            if len(top) == 2 and 1 - float(p) < top[1][1] - 1e-9:
+                break  # (safest first) a score is at most its safety
+            top = sorted(top + [self.score(there, after, d)[:2]], reverse=True)[:2]
+        if len(top) < 2:
+            return top[0][1]
+        b = self.player.value
+        return (b * top[0][1] + top[1][1]) / (b + 1)
 
 
 class ProgressBlendRun(TwoStepRun):
@@ -247,6 +281,8 @@ VARIANTS = {
     "small": SmallInteriorRun,
     "zero": ZeroBonusRun,
     "progress": ProgressBlendRun,
+    "nextblend": NextBlendRun,
+    "safety": SafetyPowerRun,
     "uncertain": UncertainRun,
     "jitter": JitterRun,
 }
@@ -287,7 +323,8 @@ def main() -> None:
         "variants",
         nargs="*",
         default=DEFAULT_VARIANTS,
-        help="zero:BETA, progress:BP, uncertain, jitter:EPS, follow:D, far:K, deep50, second:EPS or small:N",
+        help="zero:BETA, progress:BP, safety:ALPHA, nextblend:B, uncertain, jitter:EPS, follow:D, far:K, deep50,"
+        " second:EPS or small:N",
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)

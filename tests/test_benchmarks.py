@@ -17,7 +17,7 @@ RECORDS = "results/records.sqlite"  # the record runs' first games (long_pair.py
 
 # every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
 TINY = {
-    "against_optimal.py": ["--boards", "3x4/3", "--against", "deep=0", "--regrets", "1", "--workers", "1"],
+    "against_optimal.py": ["--boards", "3x4/3", "--against-variant", "safety:1/2", "--regrets", "1", "--workers", "1"],
     "advantage.py": ["--games", "4", "--samples", "2", "--workers", "1", "--player-options", "deep=0"],
     "analyze.py": ["--positions", "3", "--repeat", "1"],
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
@@ -106,6 +106,21 @@ def test_score_variants_far_weighs_the_cells_two_straight_from_a_number():
     assert lines[2] == "the variant deep50 takes no number"
 
 
+def test_against_optimal_plays_the_variant_it_names():
+    # the heuristic alone (no exact endgame) on 3x5 with 3 mines: the player wins 287 of the 364 layouts, and the
+    # score times the candidate's own safety (safety:1) wins one more; safety:0 is the player itself
+    check = (
+        "from against_optimal import player\n"
+        "from minelib.player_value import player_value\n"
+        "alone = 'endgame_compiled=0,endgame_layouts=0'\n"
+        "for variant in ('', 'safety:0', 'safety:1'):\n"
+        "    v = player_value(player(variant, alone), '3x5', 3, 'safe', (0, 0))\n"
+        "    print(type(player(variant, alone)).__name__, v.wins, v.layouts)\n"
+    )
+    lines = run_in_benchmarks(check).splitlines()
+    assert lines == ["TwoStepPlayer 287 364", "VariantPlayer 287 364", "VariantPlayer 288 364"]
+
+
 def test_the_warm_up_loads_every_kernel_that_kernel_share_times():
     # kernel_share.py wraps the kernels in Python to time them: a kernel first compiled after that (as on a
     # fresh clone, nothing cached) would call a wrapper and fail to compile, so the warm-up must load them all
@@ -157,6 +172,7 @@ def test_rollout_features_judges_its_fit_on_the_games_it_was_not_made_on(monkeyp
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
         ("against_optimal.py --boards 3x4/3 --first 3,0", "--first (3, 0) is outside the 3x4 board"),
         ("against_optimal.py --boards 3x4/3 --rule sure", "unknown first-click rule 'sure'"),
+        ("against_optimal.py --boards 3x4/3 --against-variant safe:1", "unknown variant 'safe'"),
     ],
 )
 def test_a_bad_argument_is_a_usage_error_that_names_it(command, message, monkeypatch):
