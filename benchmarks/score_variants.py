@@ -108,7 +108,7 @@ class NextBlendRun(TwoStepRun):
             p = after.probability(d)
             assert p is not None  # a candidate is unopened
             if len(top) == 2 and 1 - float(p) < top[1][1] - 1e-9:
-                break  # (safest first) a score is at most its safety
+                break  # (safest first) a score is at most its safety; the second best, dead or living, bounds it
             top = sorted(top + [self.score(there, after, d)[:2]], reverse=True)[:2]
         if len(top) < 2:
             return top[0][1]
