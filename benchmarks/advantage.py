@@ -2,7 +2,7 @@
 
     python benchmarks/advantage.py [VARIANT] [--player-options KEY=VALUE,...] [--baseline-options ...]
         [--games 1000] [--start 100000] [--samples 20] [--level expert] [--rule safe] [--first 0,0]
-        [--seed 2026] [--workers 2] [--stored results/long/expert_safe_deep.sqlite]
+        [--seed 2026] [--workers 2] [--stored results/long/expert_safe_deep.sqlite] [--open-bands 10,100,300]
 
 The player with the change (a VARIANT of ``score_variants.py``, by default ``small:0``, the player
 itself, and ``--player-options``) plays games of a record setting; at each of its guesses where the
@@ -18,7 +18,8 @@ one: ``benchmarks/README.md``). The interval is over games, so it holds the nois
 layouts too. Beside it, the same with a control variate (``strength.controlled_difference``): per
 game, how much more often the changed player's cells were safe on the drawn layouts than the
 position's exact probabilities say (``Advantage.control``), which moves with the advantage and whose
-mean is known to be zero. For reading, not asserting.
+mean is known to be zero. With ``--open-bands``, the guesses are split too by how many cells were open
+(the game's phase) at the bounds given. For reading, not asserting.
 """
 
 import argparse
@@ -68,8 +69,14 @@ def main() -> None:
     parser.add_argument("--baseline-options", default="", help="the baseline's options (today's player's if none)")
     parser.add_argument("--samples", default="20", help="layouts drawn at each guess where the two part")
     parser.add_argument("--stored", default="results/long/expert_safe_deep.sqlite")
+    parser.add_argument(
+        "--open-bands", default="", help="also split by the cells open at the guess, at these bounds (e.g. 10,100,300)"
+    )
     args = parser.parse_args()
     (samples,) = numbers(parser, "--samples", args.samples)
+    bounds = numbers(parser, "--open-bands", args.open_bands) if args.open_bands else []
+    if bounds != sorted(set(bounds)):
+        parser.error(f"--open-bands takes increasing bounds, not {args.open_bands!r}")
     for option, text in (("--player-options", args.player_options), ("--baseline-options", args.baseline_options)):
         try:
             TwoStepPlayer(**parse_options(text))
@@ -89,13 +96,17 @@ def main() -> None:
         + f", {samples} layouts at each guess where they part"
     )
     table = []
-    for label, keep in (
+    wheres = [
         ("every guess", lambda layouts, opened: True),
         ("more than a million layouts", lambda layouts, opened: layouts > MILLION),
         ("a million layouts or fewer", lambda layouts, opened: layouts <= MILLION),
         (f"at most {FEW_OPEN} cells open", lambda layouts, opened: opened <= FEW_OPEN),
         (f"more than {FEW_OPEN} cells open", lambda layouts, opened: opened > FEW_OPEN),
-    ):
+    ]
+    for low, high in zip([0, *bounds], [*bounds, None]):  # the bands: cells open in (low, high]
+        label = f"{low + 1} to {high} cells open" if high else f"more than {low} cells open"
+        wheres.append((label, lambda layouts, opened, low=low, high=high: low < opened <= (high or opened)))
+    for label, keep in wheres:
         per_game = [sum(a for layouts, a, _, opened in found if keep(layouts, opened)) for _, _, found in rows]
         controls = [sum(c for layouts, _, c, opened in found if keep(layouts, opened)) for _, _, found in rows]
         parted = sum(keep(layouts, opened) for _, _, found in rows for layouts, _, _, opened in found)

@@ -65,6 +65,27 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     assert "Traceback" not in done.stderr and done.stdout.strip()
 
 
+def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part():
+    arguments = ["safety:1", "--games", "20", "--start", "200000", "--samples", "1", "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "benchmarks/advantage.py", *arguments, "--open-bands", "10,100"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    parted = {}
+    for line in done.stdout.splitlines():
+        where, _, rest = line.partition("  ")
+        if rest.split() and rest.split()[0] == "20":  # a row of the table: its games, then its guesses
+            parted[where] = int(rest.split()[1])
+    bands = ["1 to 10 cells open", "11 to 100 cells open", "more than 100 cells open"]
+    assert set(bands) <= set(parted)
+    assert parted["every guess"] > 0 and sum(parted[b] for b in bands) == parted["every guess"]
+    assert parted["11 to 100 cells open"] > 0  # most of these games' partings (5 of 6 when written)
+
+
 def test_second_click_asks_of_the_third_click_after_a_given_second():
     arguments = ["--games", "40", "--workers", "1", "--after", "0,29", "--cells", "15,0"]
     done = subprocess.run(
@@ -169,6 +190,7 @@ def test_rollout_features_judges_its_fit_on_the_games_it_was_not_made_on(monkeyp
         ("advantage.py --samples 0", "--samples: every number must be at least 1"),
         ("advantage.py --baseline-options deep=-1", "--baseline-options 'deep=-1'"),
         ("advantage.py nonsense:1", "unknown variant 'nonsense'"),
+        ("advantage.py --open-bands 100,10", "--open-bands takes increasing bounds, not '100,10'"),
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
         ("against_optimal.py --boards 3x4/3 --first 3,0", "--first (3, 0) is outside the 3x4 board"),
         ("against_optimal.py --boards 3x4/3 --rule sure", "unknown first-click rule 'sure'"),
