@@ -103,9 +103,10 @@ def main() -> None:
         (f"at most {FEW_OPEN} cells open", lambda layouts, opened: opened <= FEW_OPEN),
         (f"more than {FEW_OPEN} cells open", lambda layouts, opened: opened > FEW_OPEN),
     ]
-    for low, high in zip([0, *bounds], [*bounds, None]):  # the bands: cells open in (low, high]
-        label = f"{low + 1} to {high} cells open" if high else f"more than {low} cells open"
-        wheres.append((label, lambda layouts, opened, low=low, high=high: low < opened <= (high or opened)))
+    if bounds:
+        for low, high in zip([0, *bounds], [*bounds, None]):  # the bands: cells open in (low, high]
+            label = f"{low + 1} to {high} cells open" if high else f"more than {low} cells open"
+            wheres.append((label, lambda _, opened, low=low, high=high: low < opened and (not high or opened <= high)))
     for label, keep in wheres:
         per_game = [sum(a for layouts, a, _, opened in found if keep(layouts, opened)) for _, _, found in rows]
         controls = [sum(c for layouts, _, c, opened in found if keep(layouts, opened)) for _, _, found in rows]

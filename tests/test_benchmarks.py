@@ -65,14 +65,11 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     assert "Traceback" not in done.stderr and done.stdout.strip()
 
 
-def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part():
-    arguments = ["safety:1", "--games", "20", "--start", "200000", "--samples", "1", "--workers", "1"]
+def advantage_guesses(*bands: str) -> dict[str, int]:
+    """advantage.py's guesses where safety:1 parts from the player on 20 expert games, row by row."""
+    arguments = ["safety:1", "--games", "20", "--start", "200000", "--samples", "1", "--workers", "1", *bands]
     done = subprocess.run(
-        [sys.executable, "benchmarks/advantage.py", *arguments, "--open-bands", "10,100"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
+        [sys.executable, "benchmarks/advantage.py", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-2000:]
     parted = {}
@@ -80,10 +77,16 @@ def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part(
         where, _, rest = line.partition("  ")
         if rest.split() and rest.split()[0] == "20":  # a row of the table: its games, then its guesses
             parted[where] = int(rest.split()[1])
+    return parted
+
+
+def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part():
+    parted = advantage_guesses("--open-bands", "10,100")
     bands = ["1 to 10 cells open", "11 to 100 cells open", "more than 100 cells open"]
     assert set(bands) <= set(parted)
     assert parted["every guess"] > 0 and sum(parted[b] for b in bands) == parted["every guess"]
     assert parted["11 to 100 cells open"] > 0  # most of these games' partings (5 of 6 when written)
+    assert set(advantage_guesses()) == set(parted) - set(bands)  # no bands unless asked
 
 
 def test_second_click_asks_of_the_third_click_after_a_given_second():
