@@ -50,6 +50,12 @@ def run_in_benchmarks(code: str) -> str:
     return done.stdout
 
 
+def run_script(script: str, *arguments: str) -> subprocess.CompletedProcess:
+    """A benchmark script run from the repository's root, as the docs run it."""
+    command = [sys.executable, f"benchmarks/{script}", *arguments]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
 def test_every_script_has_its_tiny_run():
     scripts = {p.name for p in (ROOT / "benchmarks").glob("*.py")} - {"common.py"}
     assert scripts == set(TINY)
@@ -57,10 +63,7 @@ def test_every_script_has_its_tiny_run():
 
 @pytest.mark.parametrize("script", sorted(TINY))
 def test_the_script_runs_on_a_tiny_input(script, tmp_path):
-    arguments = [a.format(tmp=tmp_path) for a in TINY[script]]
-    done = subprocess.run(
-        [sys.executable, f"benchmarks/{script}", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    done = run_script(script, *[a.format(tmp=tmp_path) for a in TINY[script]])
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and done.stdout.strip()
 
@@ -68,9 +71,7 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
 def advantage_guesses(*bands: str) -> dict[str, int]:
     """advantage.py's guesses where safety:1 parts from the player on 20 expert games, row by row."""
     arguments = ["safety:1", "--games", "20", "--start", "200000", "--samples", "1", "--workers", "1", *bands]
-    done = subprocess.run(
-        [sys.executable, "benchmarks/advantage.py", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    done = run_script("advantage.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
     parted = {}
     for line in done.stdout.splitlines():
@@ -91,19 +92,10 @@ def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part(
 
 def test_second_click_asks_of_the_third_click_after_a_given_second():
     arguments = ["--games", "40", "--workers", "1", "--after", "0,29", "--cells", "15,0"]
-    done = subprocess.run(
-        [sys.executable, "benchmarks/second_click.py", *arguments],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    done = run_script("second_click.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "opened third, after (0, 29) second" in done.stdout
-    bad = subprocess.run(
-        [sys.executable, "benchmarks/second_click.py", "--games", "4", "--after", "0,29;1,1"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    bad = run_script("second_click.py", "--games", "4", "--after", "0,29;1,1")
     assert bad.returncode != 0 and "--after takes one cell" in bad.stderr
 
 
