@@ -121,11 +121,15 @@ def main() -> None:
             }
         )
     print(text_table(table))
-    stored = ex.load(args.stored, setting) if Path(args.stored).exists() and not args.baseline_options else {}
+    if args.baseline_options:
+        return  # the stored run is today's player's: no won games to compare with another baseline
+    stored = ex.load(args.stored, setting) if Path(args.stored).exists() else {}
     if all(index in stored for index, _, _ in rows):
         won = [w for _, w, _ in rows]
         base = [stored[index]["won"] for index, _, _ in rows]
         print(f"won games against {args.stored}: {sum(won)} against {sum(base)}, {strength.paired_text(won, base)}")
+    else:
+        print(f"no won games compared: {Path(args.stored).resolve()} does not hold these games of this setting")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,14 @@ def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part(
     assert set(advantage_guesses()) == set(parted) - set(bands)  # no bands unless asked
 
 
+def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
+    arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0"]
+    done = run_script("advantage.py", *arguments, "--stored", str(tmp_path / "none.sqlite"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"no won games compared: {(tmp_path / 'none.sqlite').resolve()} does not hold these games" in done.stdout
+    assert "won games against results/long/expert_safe_deep.sqlite" in run_script("advantage.py", *arguments).stdout
+
+
 def test_second_click_asks_of_the_third_click_after_a_given_second():
     arguments = ["--games", "40", "--workers", "1", "--after", "0,29", "--cells", "15,0"]
     done = run_script("second_click.py", *arguments)
