@@ -10,13 +10,13 @@ baseline (today's player, with ``--baseline-options``) would open another cell, 
 are drawn from the position and both cells opened on each, the baseline playing on
 (``guesses.guess_advantages``): the change's advantage there. Summed along a game it is an unbiased
 estimate of what the change wins more than the baseline on that game, without the luck of the later
-guesses that makes two players' won games differ: on the same expert games its interval was a third
-as wide as the won games' (both are printed, the won games' against the stored run of today's
-defaults, when it holds the games and the baseline is today's player), for the CPU of the rollouts
-(per CPU second about even with won games for a change as dear as the player, better for a dearer
-one: ``benchmarks/README.md``). The interval is over games, so it holds the noise of the drawn
-layouts too. Beside it, the same with a control variate (``strength.controlled_difference``): per
-game, how much more often the changed player's cells were safe on the drawn layouts than the
+guesses that makes two players' won games differ: on the same expert games its interval was a third as
+wide as the won games' (both are printed, the won games' against the stored run of today's defaults,
+when it holds the games and the baseline is today's player; a line says when it does not hold them), for
+the CPU of the rollouts (per CPU second about even with won games for a change as dear as the player,
+better for a dearer one: ``benchmarks/README.md``). The interval is over games, so it holds the noise of
+the drawn layouts too. Beside it, the same with a control variate (``strength.controlled_difference``):
+per game, how much more often the changed player's cells were safe on the drawn layouts than the
 position's exact probabilities say (``Advantage.control``), which moves with the advantage and whose
 mean is known to be zero. With ``--open-bands``, the guesses are split too by how many cells were open
 (the game's phase) at the bounds given. For reading, not asserting.
