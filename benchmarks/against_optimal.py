@@ -102,7 +102,7 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         futures = [pool.submit(value, s, m, args.rule, first, p, args.regrets > 0 and p == mine) for s, m, p in jobs]
         values = {job: future.result() for job, future in zip(jobs, futures)}
-    rows, sums, missing = [], {"player less optimal": Fraction(0), "less against": Fraction(0)}, False
+    rows, sums = [], {"player less optimal": Fraction(0), "less against": Fraction(0)}
     for size, mines in found:
         ours = values[size, mines, mine]
         b = BoardSize.parse(size)
@@ -117,8 +117,10 @@ def main() -> None:
             "guesses": ours.guesses,
             "s": f"{ours.seconds:.1f}",
         }
-        sums["player less optimal"] += ours.probability - optimal if optimal is not None else Fraction(0)
-        missing = missing or optimal is None
+        if optimal is None:  # a board not in the table: no sum of the distances to optimal play
+            sums.pop("player less optimal", None)
+        elif "player less optimal" in sums:
+            sums["player less optimal"] += ours.probability - optimal
         if against is not None:
             other = values[size, mines, against]
             row["against %"] = f"{100 * float(other.probability):.3f}"
@@ -126,8 +128,6 @@ def main() -> None:
             sums["less against"] += ours.probability - other.probability
         rows.append(row)
     if len(found) > 1:  # the screen's one number: the distances summed over the boards
-        if missing:  # a board not in the table: no sum of the distances to optimal play
-            del sums["player less optimal"]
         rows.append({key: points(sums[key]) if key in sums else "" for key in rows[0]} | {"board": "sum"})
     print(f"the two-step player ({label(mine)}), rule {args.rule}, first click {first}, every layout")
     if against is not None:

@@ -98,6 +98,16 @@ def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
     assert "won games against results/long/expert_safe_deep.sqlite" in run_script("advantage.py", *arguments).stdout
 
 
+def test_against_optimal_sums_the_distances_only_when_every_board_is_in_the_table():
+    def sum_row(boards: str) -> list[str]:
+        done = run_script("against_optimal.py", "--boards", boards, "--workers", "1")
+        assert done.returncode == 0, done.stderr[-2000:]
+        return next(line.split() for line in done.stdout.splitlines() if line.startswith("sum"))
+
+    assert sum_row("3x4/3,3x3/1") == ["sum", "+0.000"]  # both boards in the table of optimal play
+    assert sum_row("3x4/3,5x9/1") == ["sum"]  # 5x9 is not: the sum is left blank
+
+
 def test_second_click_asks_of_the_third_click_after_a_given_second():
     arguments = ["--games", "40", "--workers", "1", "--after", "0,29", "--cells", "15,0"]
     done = run_script("second_click.py", *arguments)
