@@ -3,6 +3,7 @@
     python benchmarks/advantage.py [VARIANT] [--player-options KEY=VALUE,...] [--baseline-options ...]
         [--games 1000] [--start 100000] [--samples 20] [--level expert] [--rule safe] [--first 0,0]
         [--seed 2026] [--workers 2] [--stored results/long/expert_safe_deep.sqlite] [--open-bands 10,100,300]
+        [--region-bands 1,2,4] [--away-bands 0.19,0.2,0.21]
 
 The player with the change (a VARIANT of ``score_variants.py``, by default ``small:0``, the player
 itself, and ``--player-options``) plays games of a record setting; at each of its guesses where the
@@ -19,11 +20,15 @@ the drawn layouts too. Beside it, the same with a control variate (``strength.co
 per game, how much more often the changed player's cells were safe on the drawn layouts than the
 position's exact probabilities say (``Advantage.control``), which moves with the advantage and whose
 mean is known to be zero. With ``--open-bands``, the guesses are split too by how many cells were open
-(the game's phase) at the bounds given. For reading, not asserting.
+(the game's phase) at the bounds given; with ``--region-bands``, by how many independent parts the
+frontier had; with ``--away-bands``, by the mine density away from the numbers (``guesses.Advantage``).
+For reading, not asserting.
 """
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from common import add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
 from score_variants import VariantPlayer, parse_variant
@@ -39,6 +44,51 @@ MILLION = 1_000_000
 FEW_OPEN = BOOK_OPENED  # the first guesses: positions that come back game after game, kept in the book
 
 
+class Parting(NamedTuple):
+    """A guess where the changed player parts from the baseline (``guesses.Advantage``, as floats)."""
+
+    layouts: int
+    advantage: float
+    control: float
+    opened: int
+    regions: int
+    away: float | None
+
+
+# The features a parting guess can be split by: option, field of Parting, kind of bound, what a band counts,
+# and what the feature's absence (None) reads as, if it may be absent.
+BANDS = (
+    ("--open-bands", "opened", int, "cells open", ""),
+    ("--region-bands", "regions", int, "frontier regions", ""),
+    ("--away-bands", "away", float, "mine density away from the numbers", "no cell away from the numbers"),
+)
+Where = tuple[str, Callable[[Parting], bool]]
+
+
+def bands(field: str, bounds: list, noun: str, absent: str) -> list[Where]:
+    """One row per band of ``field``: at most the first bound, then each (bound, next bound], then more than
+    the last; and with ``absent``, a row of that name for the guesses without the feature (None)."""
+    found: list[Where] = []
+    for low, high in zip([None, *bounds], [*bounds, None]):
+        if low is None:
+            label = f"at most {high} {noun}"
+        elif high is None:
+            label = f"more than {low} {noun}"
+        elif isinstance(high, int):
+            label = f"{low + 1} to {high} {noun}" if low + 1 < high else f"{high} {noun}"
+        else:  # a band of floats holds its upper bound, not its lower
+            label = f"{low} to {high} {noun}"
+
+        def keep(p: Parting, low=low, high=high) -> bool:
+            value = getattr(p, field)
+            return value is not None and (low is None or value > low) and (high is None or value <= high)
+
+        found.append((label, keep))
+    if absent:
+        found.append((absent, lambda p: getattr(p, field) is None))
+    return found
+
+
 def play_chunk(
     setting: ex.Setting,
     indices: list[int],
@@ -47,16 +97,27 @@ def play_chunk(
     options: str,
     baseline_options: str,
     samples: int,
-) -> list[tuple[int, bool, list[tuple[int, float, float, int]]]]:
-    """Per game: its index, whether the changed player won it, and per guess where it parts from the
-    baseline (layouts left, advantage, its control, cells open)."""
+) -> list[tuple[int, bool, list[Parting]]]:
+    """Per game: its index, whether the changed player won it, and its guesses where it parts from the
+    baseline."""
     player = VariantPlayer(run, value, options)
     baseline = TwoStepPlayer(**parse_options(baseline_options))
     rows = []
     for index in indices:
         game, first = ex.setting_game(setting, index)
         record, found = guess_advantages(player, baseline, game, first, samples, seed=index * 1000)
-        rows.append((index, record.won, [(a.layouts, float(a.advantage), float(a.control), a.opened) for a in found]))
+        partings = [
+            Parting(
+                a.layouts,
+                float(a.advantage),
+                float(a.control),
+                a.opened,
+                a.regions,
+                None if a.away is None else float(a.away),
+            )
+            for a in found
+        ]
+        rows.append((index, record.won, partings))
     return rows
 
 
@@ -69,14 +130,18 @@ def main() -> None:
     parser.add_argument("--baseline-options", default="", help="the baseline's options (today's player's if none)")
     parser.add_argument("--samples", default="20", help="layouts drawn at each guess where the two part")
     parser.add_argument("--stored", default="results/long/expert_safe_deep.sqlite")
-    parser.add_argument(
-        "--open-bands", default="", help="also split by the cells open at the guess, at these bounds (e.g. 10,100,300)"
-    )
+    for option, _, _, noun, _ in BANDS:
+        parser.add_argument(option, default="", help=f"also split by the {noun} at the guess, at these bounds")
     args = parser.parse_args()
     (samples,) = numbers(parser, "--samples", args.samples)
-    bounds = numbers(parser, "--open-bands", args.open_bands) if args.open_bands else []
-    if bounds != sorted(set(bounds)):
-        parser.error(f"--open-bands takes increasing bounds, not {args.open_bands!r}")
+    split: list[Where] = []
+    for option, field, kind, noun, absent in BANDS:
+        text = getattr(args, option[2:].replace("-", "_"))
+        if text:
+            bounds = numbers(parser, option, text, kind, low=0)
+            if bounds != sorted(set(bounds)):
+                parser.error(f"{option} takes increasing bounds, not {text!r}")
+            split += bands(field, bounds, noun, absent)
     for option, text in (("--player-options", args.player_options), ("--baseline-options", args.baseline_options)):
         try:
             TwoStepPlayer(**parse_options(text))
@@ -96,21 +161,17 @@ def main() -> None:
         + f", {samples} layouts at each guess where they part"
     )
     table = []
-    wheres = [
-        ("every guess", lambda layouts, opened: True),
-        ("more than a million layouts", lambda layouts, opened: layouts > MILLION),
-        ("a million layouts or fewer", lambda layouts, opened: layouts <= MILLION),
-        (f"at most {FEW_OPEN} cells open", lambda layouts, opened: opened <= FEW_OPEN),
-        (f"more than {FEW_OPEN} cells open", lambda layouts, opened: opened > FEW_OPEN),
+    wheres: list[Where] = [
+        ("every guess", lambda p: True),
+        ("more than a million layouts", lambda p: p.layouts > MILLION),
+        ("a million layouts or fewer", lambda p: p.layouts <= MILLION),
+        (f"at most {FEW_OPEN} cells open", lambda p: p.opened <= FEW_OPEN),
+        (f"more than {FEW_OPEN} cells open", lambda p: p.opened > FEW_OPEN),
     ]
-    if bounds:
-        for low, high in zip([0, *bounds], [*bounds, None]):  # the bands: cells open in (low, high]
-            label = f"{low + 1} to {high} cells open" if high else f"more than {low} cells open"
-            wheres.append((label, lambda _, opened, low=low, high=high: low < opened and (not high or opened <= high)))
-    for label, keep in wheres:
-        per_game = [sum(a for layouts, a, _, opened in found if keep(layouts, opened)) for _, _, found in rows]
-        controls = [sum(c for layouts, _, c, opened in found if keep(layouts, opened)) for _, _, found in rows]
-        parted = sum(keep(layouts, opened) for _, _, found in rows for layouts, _, _, opened in found)
+    for label, keep in wheres + [(label, keep) for label, keep in split if label not in dict(wheres)]:
+        per_game = [sum(p.advantage for p in found if keep(p)) for _, _, found in rows]
+        controls = [sum(p.control for p in found if keep(p)) for _, _, found in rows]
+        parted = sum(keep(p) for _, _, found in rows for p in found)
         table.append(
             {
                 "where": label,

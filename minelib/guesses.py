@@ -218,7 +218,10 @@ class Advantage:
     ``control``: on the same layouts, how much more often the player's cell is safe than the baseline's,
     less what the position's exact probabilities say (``safety_control``): zero on average, and exactly
     zero with every layout. It moves with the advantage, which less a multiple of it has the same mean
-    and, over many guesses, less noise. ``opened``: the cells open or flagged in the position."""
+    and, over many guesses, less noise. Three features of the whole position, to split the advantages
+    by: ``opened``, the cells open or flagged; ``regions``, the frontier's independent parts (linked by
+    the mines in all only); ``away``, the mine probability of a cell next to no number (None if every
+    unopened cell is next to one)."""
 
     layouts: int
     cell: Cell
@@ -227,6 +230,8 @@ class Advantage:
     samples: int
     control: Fraction = Fraction(0)
     opened: int = 0
+    regions: int = 0
+    away: Fraction | None = None
 
 
 def guess_advantages(
@@ -264,7 +269,12 @@ def guess_advantages(
         advantage = Fraction(int(wins[:, 0].sum()) - int(wins[:, 1].sum()), len(masks))
         control = safety_control(result, move.cell, other.cell, masks)
         opened = int(np.count_nonzero(board.values != UNOPENED))
-        found.append(Advantage(result.count, move.cell, other.cell, advantage, len(masks), control, opened))
+        regions = len(layouts.structure.components)
+        away = board.cells_where(board.interior_mask())
+        away_risk = result.probability(away[0]) if away else None
+        found.append(
+            Advantage(result.count, move.cell, other.cell, advantage, len(masks), control, opened, regions, away_risk)
+        )
 
     return _watch(player, game, first, note, endgame=True), found
 
