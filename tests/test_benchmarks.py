@@ -81,13 +81,27 @@ def advantage_guesses(*bands: str) -> dict[str, int]:
     return parted
 
 
-def test_advantage_bands_of_open_cells_split_every_guess_where_the_players_part():
-    parted = advantage_guesses("--open-bands", "10,100")
-    bands = ["at most 10 cells open", "11 to 100 cells open", "more than 100 cells open"]
-    assert set(bands) <= set(parted)
-    assert parted["every guess"] > 0 and sum(parted[b] for b in bands) == parted["every guess"]
-    assert parted["11 to 100 cells open"] > 0  # most of these games' partings (5 of 6 when written)
-    assert set(advantage_guesses()) == set(parted) - set(bands)  # no bands unless asked
+def test_advantage_bands_split_every_guess_where_the_players_part():
+    """By the cells open, the frontier's parts, the density away from the numbers: each set of bands splits
+    the guesses where the two players part exactly once (of the 6 when written, 5 had 11 to 100 cells open,
+    3 had 3 or 4 parts, 4 had a density from 0.2 to 0.21)."""
+    parted = advantage_guesses("--open-bands", "10,100", "--region-bands", "2,4", "--away-bands", "0.2,0.21")
+    splits = {
+        "cells open": ["at most 10 cells open", "11 to 100 cells open", "more than 100 cells open"],
+        "parts": ["at most 2 frontier regions", "3 to 4 frontier regions", "more than 4 frontier regions"],
+        "density": [
+            "at most 0.2 mine density away from the numbers",
+            "0.2 to 0.21 mine density away from the numbers",
+            "more than 0.21 mine density away from the numbers",
+            "no cell away from the numbers",
+        ],
+    }
+    assert parted["every guess"] > 0
+    for bands in splits.values():
+        assert set(bands) <= set(parted) and sum(parted[b] for b in bands) == parted["every guess"]
+        assert max(parted[b] for b in bands) < parted["every guess"]  # the guesses fall in two bands or more
+    every_band = {b for bands in splits.values() for b in bands}
+    assert set(advantage_guesses()) == set(parted) - every_band  # no bands unless asked
 
 
 def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
@@ -204,6 +218,7 @@ def test_rollout_features_judges_its_fit_on_the_games_it_was_not_made_on(monkeyp
         ("advantage.py --baseline-options deep=-1", "--baseline-options 'deep=-1'"),
         ("advantage.py nonsense:1", "unknown variant 'nonsense'"),
         ("advantage.py --open-bands 100,10", "--open-bands takes increasing bounds, not '100,10'"),
+        ("advantage.py --away-bands 0.2,x", "--away-bands takes numbers separated by commas, not '0.2,x'"),
         ("option_time.py --options deep=0 --against deep=0", "--options and --against are the same"),
         ("against_optimal.py --boards 3x4/3 --first 3,0", "--first (3, 0) is outside the 3x4 board"),
         ("against_optimal.py --boards 3x4/3 --rule sure", "unknown first-click rule 'sure'"),

@@ -1026,21 +1026,71 @@ def test_sampled_advantages_are_reproducible_and_none_where_the_players_agree():
     assert parted >= 3
 
 
+def _independent_parts(board: Board, mines: int) -> int:
+    """The frontier's independent parts, as the counting splits it (``structure``: each number's row less
+    those inside it), checked: never fewer than the parts joined by a number touching two of their cells (a
+    union-find), and, where at most 16 cells are next to a number, the frontier's layouts are exactly the
+    product of the parts' own (brute force over every way to place mines there)."""
+    from itertools import product
+
+    from minelib.reference import structure
+
+    found = structure(board, mines)
+    parts = [[found.cells[j] for group in c.columns for j in group] for c in found.components]
+    frontier = board.cells_where(board.frontier_mask())
+    parent = {cell: cell for cell in frontier}
+
+    def root(cell):
+        while parent[cell] != cell:
+            cell = parent[cell]
+        return cell
+
+    numbers = board.number_cells()
+    for number in numbers:
+        touching = [n for n in board.size.neighbours(number) if board.values[n] == UNOPENED]
+        for cell in touching[1:]:
+            parent[root(cell)] = root(touching[0])
+    assert len(parts) >= len({root(cell) for cell in frontier})
+    if len(frontier) <= 16:
+        index = {cell: i for i, cell in enumerate(frontier)}
+        layouts = np.array(list(product((0, 1), repeat=len(frontier))), dtype=np.int64)
+        fits = np.ones(len(layouts), dtype=bool)
+        for number in numbers:
+            around = board.size.neighbours(number)
+            wanted = board.values[number] - sum(board.values[n] < UNOPENED for n in around)  # less its flags
+            fits &= layouts[:, [index[n] for n in around if n in index]].sum(axis=1) == wanted
+        layouts = layouts[fits]
+        columns = [[index[c] for c in part] for part in parts]
+        columns += [[i] for i in range(len(frontier)) if not any(i in part for part in columns)]
+        ways = [len({tuple(row) for row in layouts[:, part]}) for part in columns]
+        assert len(layouts) == int(np.prod(ways))
+    return len(parts)
+
+
 def test_an_advantages_control_is_its_layouts_safety_difference_less_the_exact_one(monkeypatch):
     """``Advantage.control``: on the layouts drawn where the two part, how much more often the player's cell
     is safe than the baseline's, less the difference of their exact mine probabilities (the baseline's less
-    the player's); the rollouts' wins do not enter it (here they are coin flips). And the cells open there."""
+    the player's); the rollouts' wins do not enter it (here they are coin flips). And the position's features:
+    the cells open, the frontier's parts, the mine probability next to no number (one for every such cell)."""
     from minelib import experiments as ex
     from minelib import guesses
     from minelib.guesses import guess_advantages
 
-    coins, expected, opened = np.random.default_rng(7), [], []
+    coins, expected, opened, regions, away = np.random.default_rng(7), [], [], [], []
 
     def flips(player, rule, first, board, mines, cells, masks):
         result, (mine, other) = analyze(board, mines), cells
         safer = Fraction(sum(int(m[other]) - int(m[mine]) for m in masks), len(masks))
         expected.append(safer - (result.probability(other) - result.probability(mine)))
         opened.append(int((board.values != UNOPENED).sum()))
+        regions.append(_independent_parts(board, mines))
+        lonely = {
+            result.probability(c)
+            for c in board.unopened_cells()
+            if all(board.values[n] < 0 for n in board.size.neighbours(c))
+        }
+        assert len(lonely) <= 1
+        away.append(lonely.pop() if lonely else None)
         return coins.random((len(masks), len(cells))) < 0.5
 
     monkeypatch.setattr(guesses, "rollout_wins", flips)
@@ -1051,6 +1101,8 @@ def test_an_advantages_control_is_its_layouts_safety_difference_less_the_exact_o
         found += guess_advantages(player, baseline, *ex.setting_game(setting, index), samples=6, seed=index)[1]
     assert len(found) >= 3 and [a.control for a in found] == expected and [a.opened for a in found] == opened
     assert any(a.control for a in found) and any(a.control != a.advantage for a in found)
+    assert [a.regions for a in found] == regions and [a.away for a in found] == away
+    assert len(set(regions)) > 1 and None not in away[:1]  # the features vary over these guesses
 
 
 def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
