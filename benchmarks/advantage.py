@@ -59,7 +59,7 @@ class Parting(NamedTuple):
 # and what the feature's absence (None) reads as, if it may be absent.
 BANDS = (
     ("--open-bands", "opened", int, "cells open", ""),
-    ("--region-bands", "regions", int, "frontier regions", ""),
+    ("--region-bands", "regions", int, "frontier parts", ""),
     ("--away-bands", "away", float, "mine density away from the numbers", "no cell away from the numbers"),
 )
 Where = tuple[str, Callable[[Parting], bool]]

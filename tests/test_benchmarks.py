@@ -88,7 +88,7 @@ def test_advantage_bands_split_every_guess_where_the_players_part():
     parted = advantage_guesses("--open-bands", "10,100", "--region-bands", "2,4", "--away-bands", "0.2,0.21")
     splits = {
         "cells open": ["at most 10 cells open", "11 to 100 cells open", "more than 100 cells open"],
-        "parts": ["at most 2 frontier regions", "3 to 4 frontier regions", "more than 4 frontier regions"],
+        "parts": ["at most 2 frontier parts", "3 to 4 frontier parts", "more than 4 frontier parts"],
         "density": [
             "at most 0.2 mine density away from the numbers",
             "0.2 to 0.21 mine density away from the numbers",
