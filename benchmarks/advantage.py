@@ -165,8 +165,7 @@ def main() -> None:
         ("every guess", lambda p: True),
         ("more than a million layouts", lambda p: p.layouts > MILLION),
         ("a million layouts or fewer", lambda p: p.layouts <= MILLION),
-        (f"at most {FEW_OPEN} cells open", lambda p: p.opened <= FEW_OPEN),
-        (f"more than {FEW_OPEN} cells open", lambda p: p.opened > FEW_OPEN),
+        *bands("opened", [FEW_OPEN], "cells open", ""),
     ]
     for label, keep in wheres + [(label, keep) for label, keep in split if label not in dict(wheres)]:
         per_game = [sum(p.advantage for p in found if keep(p)) for _, _, found in rows]
