@@ -101,7 +101,7 @@ tables: install
 # The auto-play experiments behind notebooks 05 and 06, all resumable: stop them at will and
 # run them again. experiments: the players' speed on article 003's settings, and every player at
 # the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
-# and 50,000 other games per setting (results/records.sqlite, about two hours on two cores);
+# and 50,000 other games per setting (results/records.sqlite, about 70 minutes on two cores);
 # ideas: one guessing idea at a time on 20,000 paired expert games, and the settings that need more
 # on the 100,000 games of the expert record run (results/ideas.sqlite).
 EXPERIMENT_ARGS ?= --games 50 --level-games 1000
@@ -115,21 +115,21 @@ records: install
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
 # file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
 # record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
-# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0,deep=0, files
-# named _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
+# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0,deep=0,second=0,
+# files named _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
 # minutes each). Then the same settings with chained 50/50s guessed first, before the deeper look
-# (LONG_CHAINS_RUNS, --options deep=0, files named _chains; about 25 minutes each on expert, 1.5 to 4.5
-# on the others). Last, today's defaults, the deeper look (LONG_DEEP_RUNS, files named _deep; about 1.7
-# hours each on expert, 5 to 20 minutes on the others). And a candidate for the defaults: the second look with the
-# endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
+# (LONG_CHAINS_RUNS, --options deep=0,second=0, files named _chains; about 25 minutes each on expert, 1.5 to 4.5
+# on the others). Then the deeper look, before the second look (LONG_DEEP_RUNS, --options second=0, files named
+# _deep; about 1.7 hours each on expert, 5 to 20 minutes on the others). And a candidate for the defaults then: the
+# second look with the endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
 # second=1,endgame_compiled=20000, file named _second; about 5 hours on two cores), measured game by game against
-# the run of today's defaults: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
+# the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
 # the time (benchmarks/README.md), not worth a million.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
-LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0
+LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
-LONG_TODAY_OPTIONS := chains=0,deep=0
+LONG_TODAY_OPTIONS := chains=0,deep=0,second=0
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
@@ -144,20 +144,20 @@ long-runs: install
 	@mkdir -p results/long
 	$(call long_runs,$(LONG_RUNS),$(LONG_OPTIONS),)
 	$(call long_runs,$(LONG_TODAY_RUNS),$(LONG_TODAY_OPTIONS),_2026-11)
-	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0,_chains)
-	$(call long_runs,$(LONG_DEEP_RUNS),,_deep)
+	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0$(comma)second=0,_chains)
+	$(call long_runs,$(LONG_DEEP_RUNS),second=0,_deep)
 	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
 	$(BIN)/python benchmarks/guessing.py --seed 2026 --games 100000 \
-		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
-		twostep:influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
-		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
-		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
-		twostep:cut=9/10,endgame_compiled=2000,chains=0,deep=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 \
-		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0 twostep:chains=0,deep=0 \
-		twostep:deep=0 twostep
+		twostep:off_frontier=6,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
+		twostep:influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
+		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
+		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
+		twostep:cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
+		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 twostep:chains=0,deep=0,second=0 \
+		twostep:deep=0,second=0 twostep:second=0
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install

@@ -7,13 +7,13 @@
 
 The player with the change (a VARIANT of ``score_variants.py``, by default ``small:0``, the player
 itself, and ``--player-options``) plays games of a record setting; at each of its guesses where the
-baseline (today's player, with ``--baseline-options``) would open another cell, ``--samples`` layouts
+baseline (with ``--baseline-options``) would open another cell, ``--samples`` layouts
 are drawn from the position and both cells opened on each, the baseline playing on
 (``guesses.guess_advantages``): the change's advantage there. Summed along a game it is an unbiased
 estimate of what the change wins more than the baseline on that game, without the luck of the later
 guesses that makes two players' won games differ: on the same expert games its interval was a third as
-wide as the won games' (both are printed, the won games' against the stored run of today's defaults,
-when it holds the games and the baseline is today's player; a line says when it does not hold them), for
+wide as the won games' (both are printed, the won games' against the stored run, when it holds the games
+and the baseline is its player; a line says when it does not hold them), for
 the CPU of the rollouts (per CPU second about even with won games for a change as dear as the player,
 better for a dearer one: ``benchmarks/README.md``). The interval is over games, so it holds the noise of
 the drawn layouts too. Beside it, the same with a control variate (``strength.controlled_difference``):
@@ -22,15 +22,18 @@ position's exact probabilities say (``Advantage.control``), which moves with the
 mean is known to be zero. With ``--open-bands``, the guesses are split too by how many cells were open
 (the game's phase) at the bounds given; with ``--region-bands``, by how many independent parts the
 frontier had; with ``--away-bands``, by the mine density away from the numbers (``guesses.Advantage``).
+Both players are the stored run's (``common.STORED_OPTIONS``: the defaults before the second look)
+with their options on top: ``--player-options second=1`` is the second look against it.
 For reading, not asserting.
 """
 
 import argparse
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from common import add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
+from common import STORED_OPTIONS, STORED_RUN, add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
 from score_variants import VariantPlayer, parse_variant
 
 from minelib import experiments as ex
@@ -126,10 +129,14 @@ def main() -> None:
     parser.add_argument("variant", nargs="?", default="small:0", help="a variant of score_variants.py")
     add_slice_arguments(parser, games=1000, options=False)
     parser.set_defaults(start=100_000)
-    parser.add_argument("--player-options", default="", help="the changed player's options (key=value,...)")
-    parser.add_argument("--baseline-options", default="", help="the baseline's options (today's player's if none)")
+    parser.add_argument(
+        "--player-options", default="", help=f"the changed player's options (key=value,...; with {STORED_OPTIONS})"
+    )
+    parser.add_argument(
+        "--baseline-options", default="", help=f"the baseline's options (with {STORED_OPTIONS}: the stored run's)"
+    )
     parser.add_argument("--samples", default="20", help="layouts drawn at each guess where the two part")
-    parser.add_argument("--stored", default="results/long/expert_safe_deep.sqlite")
+    parser.add_argument("--stored", default=STORED_RUN)
     for option, _, _, noun, _ in BANDS:
         parser.add_argument(option, default="", help=f"also split by the {noun} at the guess, at these bounds")
     args = parser.parse_args()
@@ -151,12 +158,13 @@ def main() -> None:
         run, value = parse_variant(args.variant)
     except ValueError as error:
         parser.error(str(error))
-    setting = slice_setting(parser, args)
-    rows = map_chunks(play_chunk, setting, args, run, value, args.player_options, args.baseline_options, samples)
+    setting = replace(slice_setting(parser, args), options=STORED_OPTIONS)  # the stored run's
+    options, baseline = (ex.as_played(text, STORED_OPTIONS) for text in (args.player_options, args.baseline_options))
+    rows = map_chunks(play_chunk, setting, args, run, value, options, baseline, samples)
     print(
         f"{slice_title(args, options=False)}: {args.variant}"
         + (f" with {args.player_options}" if args.player_options else "")
-        + " against today's player"
+        + f" against the player with {STORED_OPTIONS}"
         + (f" with {args.baseline_options}" if args.baseline_options else "")
         + f", {samples} layouts at each guess where they part"
     )
@@ -181,8 +189,8 @@ def main() -> None:
             }
         )
     print(text_table(table))
-    if args.baseline_options:
-        return  # the stored run is today's player's: no won games to compare with another baseline
+    if baseline != STORED_OPTIONS:
+        return  # the stored run is the player's with STORED_OPTIONS: no won games to compare with another baseline
     stored = ex.load(args.stored, setting) if Path(args.stored).exists() else {}
     if all(index in stored for index, _, _ in rows):
         won = [w for _, w, _ in rows]

@@ -17,6 +17,11 @@ from minelib.optimal import solve
 from minelib.players import make_player
 
 CHUNK = 50  # games per task
+# The player that advantage.py and score_variants.py measure a change against, and its million-game run of expert
+# with a safe first click: the defaults before the second look became one (2026-11-28). A change measured against
+# today's defaults asks for --player-options second=1 and --baseline-options second=1 (advantage.py: no stored run
+# of them to compare won games with yet).
+STORED_RUN, STORED_OPTIONS = "results/long/expert_safe_deep.sqlite", "second=0"
 
 
 def add_slice_arguments(parser: argparse.ArgumentParser, games: int, options: bool = True) -> None:

@@ -2,7 +2,7 @@
 paired difference, in all and by blocks of games.
 
     python benchmarks/long_pair.py [--level expert] [--rule safe] [--first 0,0] [--games 1000000]
-        [--base results/long/expert_safe_deep.sqlite] [--base-options ""]
+        [--base results/long/expert_safe_deep.sqlite] [--base-options second=0]
         [--other results/long/expert_safe_second.sqlite] [--options second=1,endgame_compiled=20000]
         [--block 100000]
 
@@ -10,8 +10,8 @@ For reading a long run while it grows (``make long-runs``; it can be read while 
 games both files hold, each run's wins and rate with its 95% interval, and the other's rate minus the
 base's with a 95% interval from the paired differences (``strength.stored_paired_rows``); then that
 difference block by block, the last block as long as the games go. The defaults are the two long runs
-of expert with a safe first click: today's defaults and the second look with the endgame from 20,000
-layouts.
+of expert with a safe first click: the defaults before the second look (``second=0``), and the second look
+with the endgame from 20,000 layouts.
 """
 
 import argparse
@@ -31,7 +31,7 @@ def main() -> None:
     parser.add_argument("--first", default="0,0")
     parser.add_argument("--games", type=int, default=1_000_000, help="the runs' games (as each was started)")
     parser.add_argument("--base", default="results/long/expert_safe_deep.sqlite")
-    parser.add_argument("--base-options", default="", help="the base run's player options (default: the defaults)")
+    parser.add_argument("--base-options", default="second=0", help="the base run's player options (its defaults then)")
     parser.add_argument("--other", default="results/long/expert_safe_second.sqlite")
     parser.add_argument("--options", default="second=1,endgame_compiled=20000", help="the other run's options")
     parser.add_argument("--block", type=int, default=100_000, help="games a block")

@@ -1,6 +1,6 @@
 """The strongest player's time with one of its shortcuts against without, on the same games.
 
-    python benchmarks/shortcuts.py [recall|floats|book] [--options second=1] [--games 300] [--start 0]
+    python benchmarks/shortcuts.py [recall|floats|book] [--options second=0] [--games 300] [--start 0]
         [--level expert] [--rule safe] [--first 0,0] [--seed 2026]
 
 The shortcuts (each a module's setting, the answers exact either way):

@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="also print the guesses the player ranked, the move first, with their exact mine probability "
         'and score (JSON: "candidates": [{"cell", "mine_probability", "score", "living"}, ...], with "deeper", '
         'the score one move further, where the deeper look ranked them, and "further", one move further '
-        "again, where the second look did (--options second=1); not zdd)",
+        "again, where the second look did (the defaults; --options second=0 turns it off); not zdd)",
     )
     advise.set_defaults(run=commands.advise_command)
     optimal = subcommands.add_parser(

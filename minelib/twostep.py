@@ -67,13 +67,14 @@ class TwoStepPlayer(LookaheadPlayer):
     before, measured in ``benchmarks/README.md``), and the best of that is played
     (reason "deeper look"): after each number a candidate may show, the best two-step score there,
     a certain cell counting as a move (``_deeper``).
-    With ``second`` (off by default: 2.8 times the time a game on expert, measured in
-    ``benchmarks/README.md``), the deeper look's ``second_width`` (2) best, when no latent 50/50 weighs
-    them, are each looked at one move further again (``_second``: after each number, the best deeper-look
-    value there), and the best is played (reason "second look"; ties in the deeper look's order). With
-    ``second_open`` (0: off), the second look only where at most that many cells are open (flags count): a
-    first click's number and a far corner's, positions that come back game after game, where the book
-    (``BOOK``) keeps the guess once it is worked out, so that the look costs once a process.
+    With ``second`` (on by default since 2026-11-28, at 2.8 times the time a game on expert; ``second=0``
+    replays the runs before; measured in ``benchmarks/README.md``), the deeper look's ``second_width`` (2)
+    best, when no latent 50/50 weighs them, are each looked at one move further again (``_second``: after
+    each number, the best deeper-look value there), and the best is played (reason "second look"; ties in
+    the deeper look's order). With ``second=0`` and ``second_open`` (0: off), the second look only where at
+    most that many cells are open (flags count): a first click's number and a far corner's, positions that
+    come back game after game, where the book (``BOOK``) keeps the guess once it is worked out, so that the
+    look costs once a process.
     The blend is ranked in floating point (certainty never is), rounded to 1e-9 so that play is
     deterministic. With ``ties`` the two cells of a forced 50/50 and the "50/50 or safe" cells are
     ranked so too (rounded, ties by the order above); without it (the default, the stored runs' play)
@@ -103,7 +104,7 @@ class TwoStepPlayer(LookaheadPlayer):
         chains: bool = True,
         deep: int = 4,
         deep_margin: Fraction = Fraction(1, 20),
-        second: bool = False,
+        second: bool = True,
         second_width: int = 2,
         second_open: int = 0,
     ):

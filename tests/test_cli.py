@@ -333,13 +333,13 @@ def test_advise_lists_the_guesses_ranked_with_exact_probabilities_the_move_first
 
 
 def test_advise_shows_the_deeper_look_that_decided():
-    """With deep=4 the near-best candidates carry their score one move further, the move's the best of them
-    (though its two-step score is not the best); the others carry none."""
+    """With deep=4 (and second=0) the near-best candidates carry their score one move further, the move's the best
+    of them (though its two-step score is not the best); the others carry none."""
     from minelib import Board, TwoStepPlayer
     from minelib.game import Game
     from minelib.twostep import TwoStepRun
 
-    board_text, options = "...\n...\n...\n1..\n", "deep=4,endgame_layouts=0,endgame_compiled=0,influence=0"
+    board_text, options = "...\n...\n...\n1..\n", "deep=4,second=0,endgame_layouts=0,endgame_compiled=0,influence=0"
     answer = json.loads(
         run("advise", "--mines", "4", "--json", "--candidates", "--options", options, stdin=board_text).stdout
     )
@@ -349,7 +349,7 @@ def test_advise_shows_the_deeper_look_that_decided():
     assert looked[0]["deeper"] == max(c["deeper"] for c in looked)
     assert looked[0]["score"] < max(c["score"] for c in answer["candidates"])  # the look changed the move
     board = Board.from_text(board_text)
-    player = TwoStepPlayer(deep=4, endgame_layouts=0, endgame_compiled=0, influence=0)
+    player = TwoStepPlayer(deep=4, second=False, endgame_layouts=0, endgame_compiled=0, influence=0)
     look = TwoStepRun(Game.showing(board, 4), False, player)
     result = look.analyzer.analyze(board)
     assert all(abs(c["deeper"] - look._deeper(board, result, tuple(c["cell"]))) < 1e-9 for c in looked)
@@ -362,9 +362,11 @@ def test_advise_shows_the_second_look_that_decided():
     the move's the better, though the deeper look ranked it second; the text names the look and the column."""
     board_text, options = "....\n....\n2...\n", "endgame_layouts=0,endgame_compiled=0,influence=0"
     deep = json.loads(
-        run("advise", "--mines", "5", "--json", "--candidates", "--options", options, stdin=board_text).stdout
+        run(
+            "advise", "--mines", "5", "--json", "--candidates", "--options", options + ",second=0", stdin=board_text
+        ).stdout
     )
-    options += ",second=1"
+    options += ",second=1"  # the defaults
     answer = json.loads(
         run("advise", "--mines", "5", "--json", "--candidates", "--options", options, stdin=board_text).stdout
     )

@@ -69,14 +69,15 @@ def test_the_chain_games_are_played_otherwise_without_chains(name):
     assert all(fingerprint(off, i) != moves for i, moves in zip(games, stored))
 
 
+@pytest.mark.parametrize("before", ["deep=0", "second=0"])
 @pytest.mark.parametrize("name", list(SETTINGS)[:2])
-def test_the_expert_games_exercise_the_deeper_look(name):
-    """The deeper look (deep=4, the defaults) plays some of the first 20 expert games otherwise than the defaults
-    before it (deep=0), so the golden moves pin it."""
+def test_the_expert_games_exercise_the_deeper_and_the_second_look(name, before):
+    """The deeper look (deep=4) and the second look (second=1), both defaults, each play some of the first 20
+    expert games otherwise than the defaults before them (deep=0: 7 and 8; second=0: 5 and 5), so the golden
+    moves pin them."""
     setting = SETTINGS[name]
     stored = json.loads(GOLDEN.read_text())[name][:20]
-    before = replace(setting, options="deep=0")
-    assert sum(fingerprint(before, i) != moves for i, moves in enumerate(stored)) >= 5
+    assert sum(fingerprint(replace(setting, options=before), i) != moves for i, moves in enumerate(stored)) >= 5
 
 
 if __name__ == "__main__":

@@ -247,7 +247,7 @@ def test_the_deeper_look_plays_the_near_tie_with_the_best_three_step_score(text,
     board = Board.from_text(text)
     off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
     plain = TwoStepPlayer(deep=0, **off).explain(board, mines)
-    deep = TwoStepPlayer(**off).explain(board, mines)  # deep=4, the defaults
+    deep = TwoStepPlayer(second=0, **off).explain(board, mines)  # deep=4, the defaults; the deeper look alone
     assert deep.reason == "deeper look" and plain.reason == "best score"
     assert deep.move.cell != plain.move.cell
     assert _three_step_oracle(board, mines, deep.move.cell) > _three_step_oracle(board, mines, plain.move.cell) + 1e-9
@@ -329,8 +329,8 @@ def test_the_second_look_plays_the_better_of_the_two_best_one_move_further(text,
     best, whose brute-force value one move further again beats the first's, and ranks them so."""
     board = Board.from_text(text)
     off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
-    deep = TwoStepPlayer(**off).explain(board, mines)
-    second = TwoStepPlayer(second=True, **off).explain(board, mines)
+    deep = TwoStepPlayer(second=False, **off).explain(board, mines)  # the deeper look alone
+    second = TwoStepPlayer(second=True, **off).explain(board, mines)  # the defaults
     assert deep.reason == "deeper look" and second.reason == "second look"
     assert second.move.cell == deep.ranked[1].cell != deep.move.cell
     assert (
@@ -405,28 +405,28 @@ def _corners_showing_one() -> Board:
 
 def test_the_second_look_where_few_cells_are_open_and_nowhere_else():
     """``second_open``: the second look where at most that many cells are open, flags counted. After the corner's
-    and the far corner's 1 (2 open) it plays the second look's move, where the defaults play the deeper look's;
-    in a position of 11 open cells and flags, where the second look too plays otherwise, from 11 on and not at
-    10; off (0), the defaults' move, also on a board with no cell open."""
+    and the far corner's 1 (2 open) it plays the second look's move (the defaults'), where second=0 plays the
+    deeper look's; in a position of 11 open cells and flags, where the second look too plays otherwise, from 11 on
+    and not at 10; off (0), second=0's move, also on a board with no cell open."""
     rows = ["." * 30] * 16
     two = _corners_showing_one()
     eleven = Board.from_text(
         "\n".join(["001" + "." * 27, "122" + "." * 27, "F3F4" + "." * 26, ".5" + "." * 28] + rows[4:])
     )
     for board, opened in ((two, 2), (eleven, 11)):
-        looked, plain = TwoStepPlayer(second=True).explain(board, 99), TwoStepPlayer().explain(board, 99)
+        looked, plain = TwoStepPlayer().explain(board, 99), TwoStepPlayer(second=False).explain(board, 99)
         assert looked.reason == "second look" and plain.reason == "deeper look" and looked.move != plain.move
-        assert TwoStepPlayer(second_open=opened).explain(board, 99) == looked
-        assert TwoStepPlayer(second_open=opened - 1).explain(board, 99) == plain
-        assert TwoStepPlayer(second_open=0).explain(board, 99) == plain
+        assert TwoStepPlayer(second=False, second_open=opened).explain(board, 99) == looked
+        assert TwoStepPlayer(second=False, second_open=opened - 1).explain(board, 99) == plain
+        assert TwoStepPlayer(second=False, second_open=0).explain(board, 99) == plain
     nothing_open = Board.from_text("\n".join(["." * 9] * 9))  # (the second look would rank it)
-    assert TwoStepPlayer(second_open=0).explain(nothing_open, 10).reason == "deeper look"
+    assert TwoStepPlayer(second=False, second_open=0).explain(nothing_open, 10).reason == "deeper look"
 
 
 def test_the_book_plays_as_each_guess_worked_out_anew(monkeypatch):
     """The book (``twostep.BOOK``): expert games played with it, twice (the second time most first guesses are
-    looked up), move for move as without it (``BOOK_OPENED = 0``), with the defaults and the second look; and it
-    was asked, and answered, where few cells are open."""
+    looked up), move for move as without it (``BOOK_OPENED = 0``), with the deeper look alone (second=0) and with
+    the defaults (the second look); and it was asked, and answered, where few cells are open."""
     from minelib import experiments as ex
     from minelib import twostep
 
@@ -439,7 +439,7 @@ def test_the_book_plays_as_each_guess_worked_out_anew(monkeypatch):
         player = make_player(setting.player, setting.options)
         return [player.play(*ex.setting_game(setting, i), log=True).moves for i in range(setting.games)]
 
-    for options, games in (("", 12), ("second=1", 4)):
+    for options, games in (("second=0", 12), ("", 4)):
         setting = ex.record_setting("expert", "safe", "0,0", games, options=options)
         monkeypatch.setattr(twostep, "BOOK_OPENED", 0)
         without = play(setting)
@@ -452,13 +452,13 @@ def test_the_book_plays_as_each_guess_worked_out_anew(monkeypatch):
 
 def test_the_book_keeps_a_guess_by_position_mines_and_settings_with_what_decided_it(monkeypatch):
     """Looked up, a guess comes with its reason and ranking as worked out, by the position, the mines and the
-    player's settings: the corner's and the far corner's 1 with 99 mines, with 60, with the second look, without
+    player's settings: the corner's and the far corner's 1 with 99 mines, with 60, without the second look, without
     the deeper look. A ranking handed out and changed does not change the book's. At most ``BOOK_SIZE``
     positions, the least recently used dropped first."""
     from minelib import twostep
 
     board = _corners_showing_one()
-    players = {"defaults": TwoStepPlayer(), "second": TwoStepPlayer(second=True), "deep=0": TwoStepPlayer(deep=0)}
+    players = {"defaults": TwoStepPlayer(), "deeper": TwoStepPlayer(second=False), "deep=0": TwoStepPlayer(deep=0)}
     monkeypatch.setattr(twostep, "BOOK_OPENED", 0)
     anew = {(name, m): p.explain(board, m) for name, p in players.items() for m in (99, 60)}
     assert len({(e.move.cell, e.reason) for e in anew.values()}) >= 3 and not twostep.BOOK
@@ -472,7 +472,7 @@ def test_the_book_keeps_a_guess_by_position_mines_and_settings_with_what_decided
     twostep.BOOK.clear()
     for m in (99, 60, 99):  # 99 used last: 60 the oldest
         assert players["defaults"].explain(board, m) == anew["defaults", m]
-    players["second"].explain(board, 99)
+    players["deeper"].explain(board, 99)
     assert [key[2] for key in twostep.BOOK] == [99, 99] and players["defaults"].explain(board, 99) == anew[
         "defaults", 99
     ]
@@ -495,7 +495,9 @@ def test_two_step_play_skips_dead_cells_while_a_living_one_is_near():
 
     chosen = {True: [], False: []}
     for dead in (True, False):
-        player = TwoStepPlayer(dead=dead, endgame_cells=100, forced=False, influence=0)  # the scores decide every guess
+        # The scores decide every guess; without dead cells last, the deeper look alone shows a dead guess below.
+        alone = {} if dead else {"second": False}
+        player = TwoStepPlayer(dead=dead, endgame_cells=100, forced=False, influence=0, **alone)
         for seed in range(6):
             rng = np.random.default_rng([21, seed])
             game = Game(BoardSize(16, 30), 99, "safe", seed=rng)
@@ -1121,7 +1123,8 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
         (TwoStepPlayer(**no_endgame), walled, 7, "forced 50/50"),
         (TwoStepPlayer(forced=0, **no_endgame), walled, 7, "50/50 or safe"),
         (TwoStepPlayer(deep=0), centre, 5, "best score"),
-        (TwoStepPlayer(), centre, 5, "deeper look"),  # four cells tie on the best score
+        (TwoStepPlayer(second=False), centre, 5, "deeper look"),  # four cells tie on the best score
+        (TwoStepPlayer(), centre, 5, "second look"),  # and the deeper look's two best are looked at again
         (LookaheadPlayer(), centre, 5, "most progress"),
         (SafestPlayer(), centre, 5, "safest"),
     ]
@@ -1130,7 +1133,7 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
         assert explained.reason == reason, (player.name, reason, explained.reason)
         assert explained.move == player.recommend(board, mines)
         assert (explained.move.win_probability is not None) == (reason == "exact endgame")
-        assert bool(explained.ranked) == (reason in ("best score", "deeper look", "most progress"))
+        assert bool(explained.ranked) == (reason in ("best score", "deeper look", "second look", "most progress"))
         if explained.ranked:
             analysis = analyze(board, mines)
             assert explained.ranked[0].cell == explained.move.cell

@@ -133,9 +133,9 @@ def test_the_advice_says_what_decided_it():
     position = ".....\n.....\n..1..\n.....\n....."
     explorer = BoardExplorer(position=position, mines=5, overlays=("recommended",))
     explained = TwoStepPlayer().explain(Board.from_text(position), 5)
-    assert explained.reason == "deeper look" and explorer.recommended == explained.move
-    assert f"twostep recommends open {explained.move.cell} (mine probability 1/8: deeper look)" in explorer.status.value
-    assert "twostep recommends: open (deeper look)" in explorer.cell_look(explained.move.cell).tooltip
+    assert explained.reason == "second look" and explorer.recommended == explained.move
+    assert f"twostep recommends open {explained.move.cell} (mine probability 1/8: second look)" in explorer.status.value
+    assert "twostep recommends: open (second look)" in explorer.cell_look(explained.move.cell).tooltip
 
 
 @pytest.fixture
