@@ -247,7 +247,7 @@ def test_the_deeper_look_plays_the_near_tie_with_the_best_three_step_score(text,
     board = Board.from_text(text)
     off = {"endgame_layouts": 0, "endgame_compiled": 0, "influence": 0}  # the scores decide
     plain = TwoStepPlayer(deep=0, **off).explain(board, mines)
-    deep = TwoStepPlayer(second=0, **off).explain(board, mines)  # deep=4, the defaults; the deeper look alone
+    deep = TwoStepPlayer(second=False, **off).explain(board, mines)  # deep=4, the defaults; the deeper look alone
     assert deep.reason == "deeper look" and plain.reason == "best score"
     assert deep.move.cell != plain.move.cell
     assert _three_step_oracle(board, mines, deep.move.cell) > _three_step_oracle(board, mines, plain.move.cell) + 1e-9
