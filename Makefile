@@ -124,7 +124,9 @@ records: install
 # second look with the endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
 # second=1,endgame_compiled=20000, file named _second; about 5 hours on two cores), measured game by game against
 # the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
-# the time (benchmarks/README.md), not worth a million.
+# the time (benchmarks/README.md), not worth a million. Last, the defaults since 2026-11-28 (the second look)
+# on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
+# games are the record run's; about 5 hours on two cores).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -133,6 +135,7 @@ LONG_TODAY_OPTIONS := chains=0,deep=0,second=0
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
+LONG_LOOK_RUNS := expert:safe:1000000
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
 define long_runs
@@ -147,6 +150,7 @@ long-runs: install
 	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0$(comma)second=0,_chains)
 	$(call long_runs,$(LONG_DEEP_RUNS),second=0,_deep)
 	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
+	$(call long_runs,$(LONG_LOOK_RUNS),,_2026-11-28)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
