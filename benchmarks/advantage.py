@@ -22,18 +22,19 @@ position's exact probabilities say (``Advantage.control``), which moves with the
 mean is known to be zero. With ``--open-bands``, the guesses are split too by how many cells were open
 (the game's phase) at the bounds given; with ``--region-bands``, by how many independent parts the
 frontier had; with ``--away-bands``, by the mine density away from the numbers (``guesses.Advantage``).
-Both players are the stored run's (``common.STORED_OPTIONS``: the defaults before the second look)
-with their options on top: ``--player-options second=1`` is the second look against it.
+Both players are the stored run's player (``--stored-options``, by default ``common.STORED_OPTIONS``:
+the defaults before the second look) with their options on top: ``--player-options second=1`` is the
+second look against it; ``--stored results/long/expert_safe_2026-11-28.sqlite --stored-options ""``
+measures against today's defaults and their run.
 For reading, not asserting.
 """
 
 import argparse
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from common import STORED_OPTIONS, STORED_RUN, add_slice_arguments, map_chunks, numbers, slice_setting, slice_title
+from common import add_slice_arguments, add_stored_arguments, map_chunks, numbers, slice_title, stored_slice
 from score_variants import VariantPlayer, parse_variant
 
 from minelib import experiments as ex
@@ -129,14 +130,10 @@ def main() -> None:
     parser.add_argument("variant", nargs="?", default="small:0", help="a variant of score_variants.py")
     add_slice_arguments(parser, games=1000, options=False)
     parser.set_defaults(start=100_000)
-    parser.add_argument(
-        "--player-options", default="", help=f"the changed player's options (key=value,...; with {STORED_OPTIONS})"
-    )
-    parser.add_argument(
-        "--baseline-options", default="", help=f"the baseline's options (with {STORED_OPTIONS}: the stored run's)"
-    )
+    parser.add_argument("--player-options", default="", help="the changed player's options (key=value,...)")
+    parser.add_argument("--baseline-options", default="", help="the baseline's options (none: the stored run's)")
     parser.add_argument("--samples", default="20", help="layouts drawn at each guess where the two part")
-    parser.add_argument("--stored", default=STORED_RUN)
+    add_stored_arguments(parser)
     for option, _, _, noun, _ in BANDS:
         parser.add_argument(option, default="", help=f"also split by the {noun} at the guess, at these bounds")
     args = parser.parse_args()
@@ -158,13 +155,13 @@ def main() -> None:
         run, value = parse_variant(args.variant)
     except ValueError as error:
         parser.error(str(error))
-    setting = replace(slice_setting(parser, args), options=STORED_OPTIONS)  # the stored run's
-    options, baseline = (ex.as_played(text, STORED_OPTIONS) for text in (args.player_options, args.baseline_options))
+    setting = stored_slice(parser, args)
+    options, baseline = (ex.as_played(text, setting.options) for text in (args.player_options, args.baseline_options))
     rows = map_chunks(play_chunk, setting, args, run, value, options, baseline, samples)
     print(
         f"{slice_title(args, options=False)}: {args.variant}"
         + (f" with {args.player_options}" if args.player_options else "")
-        + f" against the player with {STORED_OPTIONS}"
+        + f" against the player with {setting.options or '(defaults)'}"
         + (f" with {args.baseline_options}" if args.baseline_options else "")
         + f", {samples} layouts at each guess where they part"
     )
@@ -189,8 +186,8 @@ def main() -> None:
             }
         )
     print(text_table(table))
-    if baseline != STORED_OPTIONS:
-        return  # the stored run is the player's with STORED_OPTIONS: no won games to compare with another baseline
+    if baseline != setting.options:
+        return  # the stored run is its player's: no won games to compare with another baseline
     stored = ex.load(args.stored, setting) if Path(args.stored).exists() else {}
     if all(index in stored for index, _, _ in rows):
         won = [w for _, w, _ in rows]

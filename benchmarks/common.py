@@ -8,6 +8,7 @@ import argparse
 import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 
 from tqdm.auto import tqdm
 
@@ -17,10 +18,10 @@ from minelib.optimal import solve
 from minelib.players import make_player
 
 CHUNK = 50  # games per task
-# The player that advantage.py and score_variants.py measure a change against, and its million-game run of expert
-# with a safe first click: the defaults before the second look became one (2026-11-28). A change measured against
-# today's defaults asks for --player-options second=1 and --baseline-options second=1 (advantage.py: no stored run
-# of them to compare won games with yet).
+# The stored run that advantage.py and score_variants.py measure a change against unless told (--stored), and its
+# player's options (--stored-options), under every other option they are given: the million-game run of expert with a
+# safe first click of the defaults before the second look became one (2026-11-28). Today's defaults' run of the same
+# setting: --stored results/long/expert_safe_2026-11-28.sqlite --stored-options "".
 STORED_RUN, STORED_OPTIONS = "results/long/expert_safe_deep.sqlite", "second=0"
 
 
@@ -62,6 +63,27 @@ def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         )
     except ValueError as error:
         parser.error(str(error))
+
+
+def add_stored_arguments(parser: argparse.ArgumentParser) -> None:
+    """The stored run a change is measured against: ``--stored`` (its file) and ``--stored-options`` (its
+    player's options, under every other option given)."""
+    parser.add_argument("--stored", default=STORED_RUN, help="the stored run a change is measured against")
+    parser.add_argument(
+        "--stored-options",
+        default=STORED_OPTIONS,
+        help='its player\'s options, under every other option given ("": the defaults)',
+    )
+
+
+def stored_slice(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ex.Setting:
+    """The setting the arguments name as the stored run's player plays it (``--stored-options``; a bad option
+    is the parser's error)."""
+    try:
+        make_player(ex.RECORD_PLAYER, args.stored_options)
+    except (ValueError, TypeError) as error:
+        parser.error(f"--stored-options {args.stored_options!r}: {error}")
+    return replace(slice_setting(parser, args), options=args.stored_options)
 
 
 def slice_title(args: argparse.Namespace, options: bool = True) -> str:

@@ -38,23 +38,22 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
-The player of the stored run (``common.STORED_OPTIONS``: the defaults before the second look, with
-``--player-options`` on top) with the change plays games of a record setting (game i as in the record
-run with ``--seed 2026``; by default from game 100,000 of that player's million-game run), and each game
-is compared with the stored run: the difference of the win rates with its 95% interval, the games only
-one of them won, and the games played otherwise (won or guesses not as stored: a replay of the stored
-run would fail there). ``zero:0``, ``progress:4`` and ``small:0`` play the stored games again, each as
-stored. The measurements in ``benchmarks/README.md`` are ``--games 100000`` (``uncertain``: 10,000). For
-reading, not asserting.
+The player of the stored run (``--stored-options``, by default ``common.STORED_OPTIONS``: the defaults
+before the second look; with ``--player-options`` on top) with the change plays games of a record
+setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
+million-game run), and each game is compared with the stored run: the difference of the win rates with
+its 95% interval, the games only one of them won, and the games played otherwise (won or guesses not as
+stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4`` and ``small:0`` play
+the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are ``--games
+100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
 
 import argparse
 import math
-from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
-from common import STORED_OPTIONS, STORED_RUN, add_slice_arguments, map_chunks, slice_setting
+from common import add_slice_arguments, add_stored_arguments, map_chunks, stored_slice
 
 from minelib import experiments as ex
 from minelib import strength
@@ -330,10 +329,11 @@ def main() -> None:
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)
-    parser.add_argument("--stored", default=STORED_RUN)
+    add_stored_arguments(parser)
     parser.add_argument("--player-options", default="", help="the player's options under every variant (key=value,...)")
     args = parser.parse_args()
-    options = ex.as_played(args.player_options, STORED_OPTIONS)
+    setting = stored_slice(parser, args)
+    options = ex.as_played(args.player_options, setting.options)
     try:
         VariantPlayer(TwoStepRun, 0.0, options)
     except (ValueError, TypeError) as error:
@@ -342,7 +342,6 @@ def main() -> None:
         variants = [(text, *parse_variant(text)) for text in args.variants]
     except ValueError as error:
         parser.error(str(error))
-    setting = replace(slice_setting(parser, args), options=STORED_OPTIONS)  # the stored run's
     stored = ex.load(args.stored, setting)
     missing = [i for i in range(args.start, args.start + args.games) if i not in stored]
     if missing:
@@ -368,7 +367,7 @@ def main() -> None:
         )
     print(f"{args.level}, rule {args.rule}, first click ({args.first}), seed {args.seed}, games {args.start} to "
           f"{args.start + args.games - 1}, against {args.stored}"
-          + f"; the player's options {options}")  # fmt: skip
+          + f"; the player's options {options or '(defaults)'}")  # fmt: skip
     print(text_table(table))
 
 

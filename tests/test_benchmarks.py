@@ -112,6 +112,21 @@ def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
     assert "won games against results/long/expert_safe_deep.sqlite" in run_script("advantage.py", *arguments).stdout
 
 
+def test_a_change_is_measured_against_the_stored_run_named_with_its_players_options():
+    """``--stored`` and ``--stored-options``: today's defaults' long run (``""``), its games replayed as stored by
+    a variant that changes nothing (score_variants.py ``zero:0``), and the advantages' won games compared with it."""
+    today = ["--stored", "results/long/expert_safe_2026-11-28.sqlite", "--stored-options", ""]
+    done = run_script("score_variants.py", "--games", "2", "--workers", "1", *today, "zero:0")
+    assert done.returncode == 0, done.stderr[-2000:]
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("zero:0"))
+    assert row[1:4] == ["2", row[2], row[2]] and row[-1] == "0"  # games, wins as stored, none played otherwise
+    arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0", *today]
+    done = run_script("advantage.py", *arguments)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "against the player with (defaults)" in done.stdout
+    assert "won games against results/long/expert_safe_2026-11-28.sqlite" in done.stdout
+
+
 def test_against_optimal_sums_the_distances_only_when_every_board_is_in_the_table():
     def sum_row(boards: str) -> list[str]:
         done = run_script("against_optimal.py", "--boards", boards, "--workers", "1")
@@ -216,6 +231,8 @@ def test_rollout_features_judges_its_fit_on_the_games_it_was_not_made_on(monkeyp
         ("option_time.py --options deep=0 --start -2 --article 9/0.1", "--start not negative"),
         ("advantage.py --samples 0", "--samples: every number must be at least 1"),
         ("advantage.py --baseline-options deep=-1", "--baseline-options 'deep=-1'"),
+        ("advantage.py --stored-options deep=-1", "--stored-options 'deep=-1'"),
+        ("score_variants.py --stored-options deep=-1", "--stored-options 'deep=-1'"),
         ("advantage.py nonsense:1", "unknown variant 'nonsense'"),
         ("advantage.py --open-bands 100,10", "--open-bands takes increasing bounds, not '100,10'"),
         ("advantage.py --away-bands 0.2,x", "--away-bands takes numbers separated by commas, not '0.2,x'"),
