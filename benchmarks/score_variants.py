@@ -29,6 +29,8 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   value, not the two-step score.
 - ``second:EPS``: a second deeper look where the deeper look's two best are within EPS: each valued one
   move further again, by the best deeper-look value after each number it may show.
+- ``third:N``: a third look where at most N cells are open (``inf``: everywhere): where the second look
+  played, its two each valued one move further again (after each number, the best second-look value there).
 - ``safety:ALPHA``: the score times the candidate's own safety to the power ALPHA (the score holds it
   once already, as the chance to survive this move): ALPHA above 0 weighs the move's own risk more than
   what its numbers tell, below 0 less. At every level the score is asked (the deeper looks too).
@@ -43,7 +45,7 @@ before the second look; with ``--player-options`` on top) with the change plays 
 setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
 million-game run), and each game is compared with the stored run: the difference of the win rates with
 its 95% interval, the games only one of them won, and the games played otherwise (won or guesses not as
-stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4`` and ``small:0`` play
+stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4``, ``small:0`` and ``third:0`` play
 the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are ``--games
 100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
@@ -63,7 +65,7 @@ from minelib.game import Game
 from minelib.moves import Move
 from minelib.players import parse_options
 from minelib.report import text_table
-from minelib.twostep import TwoStepPlayer, TwoStepRun, _settled
+from minelib.twostep import TwoStepPlayer, TwoStepRun, _open_cells, _settled
 
 
 class VariantPlayer(TwoStepPlayer):
@@ -255,6 +257,30 @@ class SecondLookRun(TwoStepRun):
         return move
 
 
+class ThirdLookRun(TwoStepRun):
+    """A third look where at most the variant's number of cells are open (``third:inf``: everywhere): where the
+    second look played, its two are each valued one move further again (after each number, the best second-look
+    value there: ``_further`` asking for ``_second``), and the better is played (the second look's first on a
+    tie). ``third:0`` plays as the player (a cell is always open)."""
+
+    player: VariantPlayer
+
+    def guess(self, board: Board, mines: int, result: Analysis) -> Move:
+        move = super().guess(board, mines, result)
+        if self.reason != "second look" or _open_cells(board) > self.player.value:
+            return move
+        first, second = self.ranked[:2]
+        values = [round(self._third(board, result, r.cell), 9) for r in (first, second)]
+        if values[1] > values[0]:
+            self.reason = "third look"
+            return Move("open", second.cell, False, result.probability(second.cell))
+        return move
+
+    def _third(self, board: Board, result: Analysis, cell: Cell) -> float:
+        """Over the numbers ``cell`` may show, the best second-look value in the position each leaves."""
+        return self._deeper(board, result, cell, lambda after: self._further(after, self._second))
+
+
 class FollowRun(TwoStepRun):
     """The deeper look followed through certain cells: after a number that leaves one or two certain cells,
     each is opened in turn and what its numbers leave is valued the same way, the variant's number of
@@ -276,6 +302,7 @@ class FollowRun(TwoStepRun):
 
 VARIANTS = {
     "second": SecondLookRun,
+    "third": ThirdLookRun,
     "deep50": DeepFiftyRun,
     "far": FarRun,
     "follow": FollowRun,
@@ -325,7 +352,7 @@ def main() -> None:
         nargs="*",
         default=DEFAULT_VARIANTS,
         help="zero:BETA, progress:BP, safety:ALPHA, nextblend:B, uncertain, jitter:EPS, follow:D, far:K, deep50,"
-        " second:EPS or small:N",
+        " second:EPS, third:N or small:N",
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)

@@ -271,15 +271,17 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
         deeper-look value in the position each leaves (``_further``)."""
         return self._deeper(board, result, cell, self._further)
 
-    def _further(self, after: Analysis) -> float:
+    def _further(self, after: Analysis, look: Callable[[Board, Analysis, Cell], float] | None = None) -> float:
         """The best deeper-look value in the position ``after``: 1 when it is settled (``_settled``), the best
         of the certain cells' when one or two are, else the better of the two best candidates' by two-step
-        score (living ones first, ties in the candidates' order)."""
+        score (living ones first, ties in the candidates' order). With ``look``, that value instead of the
+        deeper look's (``benchmarks/score_variants.py third:N`` asks for the second look's)."""
+        look = look or self._deeper
         if _settled(after):
             return 1.0
         there, safe = after.board, after.certain_safe
         if safe:
-            return max(self._deeper(there, after, d) for d in safe)
+            return max(look(there, after, d) for d in safe)
         scored: list[tuple[bool, float, Cell]] = []  # the two best so far, living ones first
         for d in self.candidates(there, after)[1]:
             p = after.probability(d)
@@ -288,7 +290,7 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
                 break  # (safest first) a score is at most its safety: none of the rest is among the two best
             living, score, _ = self.score(there, after, d)
             scored = sorted(scored + [(living, round(score, 9), d)], key=lambda e: e[:2], reverse=True)[:2]
-        return max(self._deeper(there, after, d) for _, _, d in scored)
+        return max(look(there, after, d) for _, _, d in scored)
 
     def _deeper(
         self, board: Board, result: Analysis, cell: Cell, value: Callable[[Analysis], float] | None = None

@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 RECORDS = "results/records.sqlite"  # the record runs' first games (long_pair.py: beginner's against itself)
 
+VARIANTS = ["zero:0", "small:30", "far:2", "deep50", "second:1/100", "third:8"]  # score_variants.py's, on 4 games
+
 # every script of benchmarks/ but common.py, with arguments that make it quick (its results to tmp_path)
 TINY = {
     "against_optimal.py": ["--boards", "3x4/3", "--against-variant", "safety:1/2", "--regrets", "1", "--workers", "1"],
@@ -35,7 +37,7 @@ TINY = {
     "rollout_features.py": ["--games", "2", "--samples", "2", "--workers", "1", "--save", "{tmp}/rows.npz"],
     "rollouts.py": ["--games", "2", "--samples", "4", "--workers", "1"],
     "runner_up.py": ["--games", "2", "--workers", "1"],
-    "score_variants.py": ["--games", "4", "--workers", "1", "zero:0", "small:30", "far:2", "deep50", "second:1/100"],
+    "score_variants.py": ["--games", "4", "--workers", "1", *VARIANTS],
     "second_click.py": ["--games", "4", "--workers", "1"],
     "shortcuts.py": ["floats", "--games", "2", "--level", "beginner"],
 }
