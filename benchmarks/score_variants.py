@@ -45,9 +45,9 @@ before the second look; with ``--player-options`` on top) with the change plays 
 setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
 million-game run), and each game is compared with the stored run: the difference of the win rates with
 its 95% interval, the games only one of them won, and the games played otherwise (won or guesses not as
-stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4``, ``small:0`` and ``third:0`` play
-the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are ``--games
-100000`` (``uncertain``: 10,000). For reading, not asserting.
+stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4``, ``small:0`` and
+``third:0`` play the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are
+``--games 100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
 
 import argparse

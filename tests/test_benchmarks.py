@@ -116,12 +116,14 @@ def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
 
 def test_a_change_is_measured_against_the_stored_run_named_with_its_players_options():
     """``--stored`` and ``--stored-options``: today's defaults' long run (``""``), its games replayed as stored by
-    a variant that changes nothing (score_variants.py ``zero:0``), and the advantages' won games compared with it."""
+    variants that change nothing (score_variants.py ``zero:0``, ``third:0``), and the advantages' won games compared
+    with it."""
     today = ["--stored", "results/long/expert_safe_2026-11-28.sqlite", "--stored-options", ""]
-    done = run_script("score_variants.py", "--games", "2", "--workers", "1", *today, "zero:0")
+    done = run_script("score_variants.py", "--games", "2", "--workers", "1", *today, "zero:0", "third:0")
     assert done.returncode == 0, done.stderr[-2000:]
-    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("zero:0"))
-    assert row[1:4] == ["2", row[2], row[2]] and row[-1] == "0"  # games, wins as stored, none played otherwise
+    for variant in ("zero:0", "third:0"):  # (a third look where no cell is open: nowhere)
+        row = next(line.split() for line in done.stdout.splitlines() if line.startswith(variant))
+        assert row[1:4] == ["2", row[2], row[2]] and row[-1] == "0"  # games, wins as stored, none played otherwise
     arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0", *today]
     done = run_script("advantage.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
