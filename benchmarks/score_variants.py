@@ -250,11 +250,7 @@ class SecondLookRun(TwoStepRun):
             return move
         if any(abs(r.deeper - round(self._deeper(board, result, r.cell), 9)) > 1e-9 for r in (first, second)):
             return move  # weighed by a latent 50/50: left as it is
-        values = [round(self._second(board, result, r.cell), 9) for r in (first, second)]
-        if values[1] > values[0]:
-            self.reason = "second deeper look"
-            return Move("open", second.cell, False, result.probability(second.cell))
-        return move
+        return _better_of_two(self, board, result, move, self._second, "second deeper look")
 
 
 class ThirdLookRun(TwoStepRun):
@@ -269,16 +265,22 @@ class ThirdLookRun(TwoStepRun):
         move = super().guess(board, mines, result)
         if self.reason != "second look" or _open_cells(board) > self.player.value:
             return move
-        first, second = self.ranked[:2]
-        values = [round(self._third(board, result, r.cell), 9) for r in (first, second)]
-        if values[1] > values[0]:
-            self.reason = "third look"
-            return Move("open", second.cell, False, result.probability(second.cell))
-        return move
+        return _better_of_two(self, board, result, move, self._third, "third look")
 
     def _third(self, board: Board, result: Analysis, cell: Cell) -> float:
         """Over the numbers ``cell`` may show, the best second-look value in the position each leaves."""
         return self._deeper(board, result, cell, lambda after: self._further(after, self._second))
+
+
+def _better_of_two(run: TwoStepRun, board: Board, result: Analysis, move: Move, look, reason: str) -> Move:
+    """``move`` (the first of ``run.ranked``), or the second ranked where ``look`` values it higher (rounded to
+    1e-9; the first on a tie), with ``reason``."""
+    first, second = run.ranked[:2]
+    values = [round(look(board, result, r.cell), 9) for r in (first, second)]
+    if values[1] > values[0]:
+        run.reason = reason
+        return Move("open", second.cell, False, result.probability(second.cell))
+    return move
 
 
 class FollowRun(TwoStepRun):
