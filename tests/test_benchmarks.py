@@ -116,14 +116,18 @@ def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
 
 def test_a_change_is_measured_against_the_stored_run_named_with_its_players_options():
     """``--stored`` and ``--stored-options``: today's defaults' long run (``""``), its games replayed as stored by
-    variants that change nothing (score_variants.py ``zero:0``, ``third:0``), and the advantages' won games compared
-    with it."""
+    variants that change nothing (score_variants.py ``zero:0``, ``third:0``) and not by one that changes a game
+    (``third:inf``), and the advantages' won games compared with it."""
     today = ["--stored", "results/long/expert_safe_2026-11-28.sqlite", "--stored-options", ""]
-    done = run_script("score_variants.py", "--games", "2", "--workers", "1", *today, "zero:0", "third:0")
+    # game 100,042: a third look where it is allowed plays it otherwise (and wins it; the stored run lost it)
+    slice_ = ["--start", "100041", "--games", "2", "--workers", "1"]
+    done = run_script("score_variants.py", *slice_, *today, "zero:0", "third:0", "third:inf")
     assert done.returncode == 0, done.stderr[-2000:]
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.startswith(("zero", "third"))}
     for variant in ("zero:0", "third:0"):  # (a third look where no cell is open: nowhere)
-        row = next(line.split() for line in done.stdout.splitlines() if line.startswith(variant))
-        assert row[1:4] == ["2", row[2], row[2]] and row[-1] == "0"  # games, wins as stored, none played otherwise
+        assert rows[variant][1:4] == ["2", rows[variant][3], rows[variant][3]]  # games, wins as stored
+        assert rows[variant][-1] == "0"  # none played otherwise
+    assert rows["third:inf"][1] == "2" and rows["third:inf"][-1] == "1"  # one played otherwise
     arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0", *today]
     done = run_script("advantage.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
