@@ -135,7 +135,7 @@ class LookaheadRun(GameRun):
                     self.flag(c)
                     self.sweep.took([c])
                 elif move.kind == "open" and self.values[c] == UNOPENED:
-                    self.sweep.took(self.open(c, move.certain, move.mine_probability))
+                    self.sweep.took(self.open(c, move.certain, move.mine_probability, move.win_probability))
                 if self.game.status != PLAYING:
                     return
 

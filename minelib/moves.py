@@ -66,9 +66,11 @@ class GameRun:
         self.values = game._values  # the live view: read only here
         self.guesses = 0
 
-    def open(self, c: int, certain: bool, p: Fraction | None = None) -> list[int]:
+    def open(self, c: int, certain: bool, p: Fraction | None = None, win: Fraction | None = None) -> list[int]:
+        """Open cell id ``c`` (a guess unless ``certain``; ``p`` its mine probability, ``win`` the exact win
+        probability the endgame search gave it), logged if asked; the cells it opened."""
         if self.log is not None:
-            self.log.append(Move("open", self.size.cell_at(c), certain, p))
+            self.log.append(Move("open", self.size.cell_at(c), certain, p, win))
         if not certain:
             self.guesses += 1
         return self.game.open_id(c)

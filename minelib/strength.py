@@ -14,6 +14,7 @@ import functools
 import math
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -41,6 +42,7 @@ from minelib.experiments import (
     summarize,
 )
 from minelib.guesses import Guess, guess_positions
+from minelib.moves import Move
 from minelib.optimal import COMPILED_CELLS
 from minelib.players import make_player
 from minelib.results import Games
@@ -244,6 +246,38 @@ def controlled_difference(diff: Sequence[float], control: Sequence[float]) -> tu
     slope = statistics.covariance(control, diff) / spread if spread else 0.0
     mean, half = mean_difference([d - slope * c for d, c in zip(diff, control)])
     return mean, half, slope
+
+
+@dataclass(frozen=True)
+class Luck:
+    """What a game's guesses say of its outcome: a win rate's interval narrowed by each game's luck
+    (``controlled_difference`` of the values, with the controls: ``benchmarks/luck.py``).
+
+    ``value``: 1 for a won game, 0 for a lost one, or, where the exact endgame search chose a guess, the
+    exact win probability it gave the first such guess (the player plays optimally from there on, so the
+    game's outcome is a draw of that probability). ``control``: over the guesses before that whose mine
+    probability the player gave, each one's mine probability less 1 if it was a mine. Each guess's term
+    has mean zero over the layouts its position allows (uniform, as the game deals them, and as the
+    probability counts them), so ``control`` has mean zero, and ``value`` the win rate's: each exactly,
+    over every layout of a board (``tests/test_strength.py``). A game that guessed much and was lucky
+    has a high control; one that died at its first guess a low one."""
+
+    value: Fraction
+    control: Fraction
+
+
+def luck(moves: Sequence[Move], won: bool) -> Luck:
+    """A game's ``Luck`` from its logged moves (``play(..., log=True)``) and outcome."""
+    opened = [m for m in moves if m.kind == "open"]
+    control = Fraction(0)
+    for k, move in enumerate(opened):
+        if move.certain:
+            continue
+        if move.win_probability is not None:
+            return Luck(move.win_probability, control)
+        if move.mine_probability is not None:
+            control += move.mine_probability - (not won and k == len(opened) - 1)  # a lost game's last move
+    return Luck(Fraction(int(won)), control)
 
 
 def difference_text(diff: Sequence[float]) -> str:

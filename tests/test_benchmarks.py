@@ -27,6 +27,7 @@ TINY = {
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
+    "luck.py": ["--games", "3", "--workers", "1", "--stored", "results/long/expert_safe_2026-11-28.sqlite"],
     "long_pair.py": ["--level", "beginner", "--games", "50000", "--base", RECORDS, "--other", RECORDS, "--options="],
     "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
     "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
@@ -68,6 +69,30 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     done = run_script(script, *[a.format(tmp=tmp_path) for a in TINY[script]])
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and done.stdout.strip()
+
+
+def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(tmp_path):
+    """The games luck.py plays are today's long run's, game by game, and its controlled interval is narrower than
+    the won games' on these 20; against a stored run where one of them went otherwise it says so and exits 1,
+    against one that holds other games (another player's setting) it is a usage error."""
+    from minelib import experiments as ex
+    from minelib.results import open_results
+
+    long_run = "results/long/expert_safe_2026-11-28.sqlite"
+    games = ["--games", "20", "--workers", "1"]
+    done = run_script("luck.py", *games, "--stored", long_run)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"every game as {long_run} holds it" in done.stdout
+    ratio = float(done.stdout.split("controlled over won games: ")[1].split(";")[0])
+    assert 0 < ratio < 1
+    setting = ex.record_setting("expert", "safe", "0,0", 20, "")
+    stored = ex.load(ROOT / long_run, setting)
+    stored[7] = {**stored[7], "won": not stored[7]["won"]}  # game 7 as it did not go
+    open_results(tmp_path / "altered.jsonl").save(setting, [stored[i] for i in range(20)])
+    altered = run_script("luck.py", *games, "--stored", str(tmp_path / "altered.jsonl"))
+    assert altered.returncode == 1 and "1 games not as" in altered.stdout and "the first 7" in altered.stdout
+    other = run_script("luck.py", *games, "--stored", long_run, "--options", "second=0")
+    assert other.returncode == 2 and "does not hold game 0" in other.stderr
 
 
 def advantage_guesses(*bands: str) -> dict[str, int]:

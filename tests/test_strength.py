@@ -165,3 +165,52 @@ def test_first_number_rows_split_the_stored_games_by_the_first_number(tmp_path):
     assert [r["games"] for r in rows] == [shown.count(n) for n in sorted(set(shown))]
     with pytest.raises(ValueError, match="10 of the first 40 games are not stored"):
         strength.first_number_rows(path, setting, 40)
+
+
+@pytest.mark.parametrize(
+    ("board", "mines", "rule", "first"),
+    [("4x4", 3, "safe", (0, 0)), ("4x4", 4, "safe", (1, 1)), ("4x4", 4, "zero", (0, 0)), ("4x4", 2, "none", (0, 0))],
+)
+def test_a_games_luck_has_the_means_it_claims_over_every_layout(board, mines, rule, first):
+    """Over every layout the rule allows (each as likely, as the game deals them): the controls sum to zero
+    exactly, with the endgame search (values: its win probabilities) and without (values: the outcomes), and
+    the values sum to the games won. Not vacuously: without the search some controls are not zero, with it some
+    values lie strictly between 0 and 1."""
+    from minelib.game import Game
+    from minelib.player_value import allowed_layouts
+    from minelib.players import make_player
+
+    size = experiments.BoardSize.parse(board)
+    layouts = allowed_layouts(size, mines, rule, size.cell_id(first))
+    for options in ("endgame_layouts=0,endgame_compiled=0", ""):
+        player = make_player("twostep", options)
+        lucks, won = [], 0
+        for layout in layouts:
+            record = player.play(
+                Game(size, mines, rule, layout=layout.reshape(size.height, size.width)), first, log=True
+            )
+            lucks.append(strength.luck(record.moves, record.won))
+            won += record.won
+        assert sum(g.control for g in lucks) == 0
+        assert sum(g.value for g in lucks) == won
+        # without the search every guess counts, with it (on these boards) none: every first guess is the search's
+        assert any(g.control for g in lucks) == (options != "")
+        assert any(0 < g.value < 1 for g in lucks) == (options == "")
+
+
+def test_luck_by_hand():
+    """A logged game's luck: the guesses before the endgame search's first, each its mine probability less 1
+    if it was the mine that ended the game; the first click (no probability) and certain moves count nothing."""
+    from fractions import Fraction as F
+
+    from minelib.moves import Move
+
+    first = Move("open", (0, 0), False)
+    guess = Move("open", (0, 5), False, F(1, 5))
+    sure = Move("open", (0, 1), True, F(0))
+    flag = Move("flag", (1, 1), True, F(1))
+    endgame = Move("open", (2, 2), False, F(1, 3), F(3, 5))
+    assert strength.luck([first, sure, guess, flag, sure], True) == strength.Luck(F(1), F(1, 5))
+    assert strength.luck([first, sure, guess, guess], False) == strength.Luck(F(0), F(1, 5) + F(1, 5) - 1)
+    assert strength.luck([first, guess, endgame, guess], False) == strength.Luck(F(3, 5), F(1, 5))
+    assert strength.luck([first], False) == strength.Luck(F(0), F(0))  # a mine at the first click: no guess
