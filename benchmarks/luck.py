@@ -4,7 +4,7 @@
         [--seed 2026] [--options ""] [--workers 2] [--stored FILE]
 
 Plays a slice of a record setting with the strongest player (``--options``: its options, today's defaults
-unless given), logging every move, and takes each game's ``strength.Luck``: its value (won or lost, or the
+unless given), logging every move, and takes each game's ``moves.Luck``: its value (won or lost, or the
 exact win probability the endgame search gave its first guess) and its control (the mine probabilities of
 the guesses before that, less 1 for the one that was a mine), whose mean is exactly zero. Prints the win
 rate with its 95% interval as the games give it, then the controlled rate (each value less the
@@ -21,6 +21,7 @@ from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import strength
+from minelib.moves import luck
 from minelib.players import make_player
 from minelib.report import text_table
 
@@ -31,8 +32,8 @@ def play_chunk(setting: ex.Setting, indices: list[int]) -> list[tuple[int, bool,
     found = []
     for index in indices:
         record = player.play(*ex.setting_game(setting, index), log=True)
-        luck = strength.luck(record.moves, record.won)
-        found.append((index, record.won, record.guesses, float(luck.value), float(luck.control)))
+        game = luck(record.moves, record.won)
+        found.append((index, record.won, record.guesses, float(game.value), float(game.control)))
     return found
 
 

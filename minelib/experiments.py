@@ -36,6 +36,7 @@ from minelib.game import (
     neighbour_ids,
     parse_layout,
 )
+from minelib.moves import luck
 from minelib.players import STRONGEST, check_player, make_player
 from minelib.results import Games, Store, open_results
 
@@ -231,10 +232,19 @@ def first_number(setting: Setting, index: int) -> int:
 
 
 def play_one(setting: Setting, index: int) -> dict:
-    """Play game ``index`` of a setting; a JSON-ready record."""
+    """Play game ``index`` of a setting; a JSON-ready record, with the game's luck (``moves.Luck``, its value
+    and control as floats)."""
     game, first = setting_game(setting, index)
-    record = make_player(setting.player, setting.options).play(game, first)
-    return {"index": index, "won": record.won, "guesses": record.guesses, "seconds": record.seconds}
+    record = make_player(setting.player, setting.options).play(game, first, log=True)
+    found = luck(record.moves, record.won)
+    return {
+        "index": index,
+        "won": record.won,
+        "guesses": record.guesses,
+        "seconds": record.seconds,
+        "value": float(found.value),
+        "control": float(found.control),
+    }
 
 
 def play_many(setting: Setting, indices: list[int]) -> list[dict]:

@@ -2,12 +2,13 @@
 
 A player (``minelib.players`` registers them) plays a ``minelib.game.Game`` to the end through a
 ``GameRun``, which opens and flags cells by id, counts its guesses and, if asked, logs every
-``Move``; ``play`` returns the game's ``Record``.
+``Move``; ``play`` returns the game's ``Record``, and ``luck`` reads a logged game's ``Luck``.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -38,6 +39,38 @@ class Record:
     guesses: int
     seconds: float
     moves: list[Move] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Luck:
+    """What a game's guesses say of its outcome: a win rate's interval narrowed by each game's luck
+    (``strength.controlled_difference`` of the values, with the controls: ``benchmarks/luck.py``).
+
+    ``value``: 1 for a won game, 0 for a lost one, or, where the exact endgame search chose a guess, the
+    exact win probability it gave the first such guess (the player plays optimally from there on, so the
+    game's outcome is a draw of that probability). ``control``: over the guesses before that whose mine
+    probability the player gave, each one's mine probability less 1 if it was a mine. Each guess's term
+    has mean zero over the layouts its position allows (uniform, as the game deals them, and as the
+    probability counts them), so ``control`` has mean zero, and ``value`` the win rate's: each exactly,
+    over every layout of a board (``tests/test_strength.py``). A game that guessed much and was lucky
+    has a high control; one that died at its first guess a low one."""
+
+    value: Fraction
+    control: Fraction
+
+
+def luck(moves: Sequence[Move], won: bool) -> Luck:
+    """A game's ``Luck`` from its logged moves (``play(..., log=True)``) and outcome."""
+    opened = [m for m in moves if m.kind == "open"]
+    control = Fraction(0)
+    for k, move in enumerate(opened):
+        if move.certain:
+            continue
+        if move.win_probability is not None:
+            return Luck(move.win_probability, control)
+        if move.mine_probability is not None:
+            control += move.mine_probability - (not won and k == len(opened) - 1)  # a lost game's last move
+    return Luck(Fraction(int(won)), control)
 
 
 def at_least(low: int, **values) -> None:

@@ -16,7 +16,7 @@ import os
 import sqlite3
 import zlib
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -62,6 +62,55 @@ class Games:
         return Games(self.index[keep], self.won[keep], self.guesses[keep], self.seconds[keep])
 
 
+@dataclass(frozen=True)
+class LuckSums:
+    """What a run's games say of their luck (``moves.Luck``, the value and control as ``float``), in sums:
+    enough for the win rate with the luck taken out (``strength.controlled_rate``) however many games, in
+    40 bytes a block row of an SQLite file. The means of the values and controls, and their centred sums
+    of squares and of products (merged as Chan, Golub and LeVeque do: no sum of squares less a square,
+    which loses every digit where the controls hardly move)."""
+
+    games: int
+    value_mean: float
+    control_mean: float
+    value_squares: float  # sum of (value - its mean)**2
+    control_squares: float
+    products: float  # sum of (value - its mean) * (control - its mean)
+
+    @classmethod
+    def of(cls, entries) -> LuckSums | None:
+        """The sums of game records (dicts with ``value`` and ``control``); None if there are none, or one
+        has none (a game stored before games kept their luck)."""
+        entries = list(entries)
+        if not entries or any("value" not in e or "control" not in e for e in entries):
+            return None
+        values = np.array([e["value"] for e in entries], np.float64)
+        controls = np.array([e["control"] for e in entries], np.float64)
+        dv, dc = values - values.mean(), controls - controls.mean()
+        moments = (values.mean(), controls.mean(), dv @ dv, dc @ dc, dv @ dc)
+        return cls(len(entries), *(float(m) for m in moments))
+
+    def __add__(self, other: LuckSums) -> LuckSums:
+        n, m = self.games, other.games
+        total = n + m
+        dv, dc = other.value_mean - self.value_mean, other.control_mean - self.control_mean
+        return LuckSums(
+            total,
+            self.value_mean + dv * m / total,
+            self.control_mean + dc * m / total,
+            self.value_squares + other.value_squares + dv * dv * n * m / total,
+            self.control_squares + other.control_squares + dc * dc * n * m / total,
+            self.products + other.products + dv * dc * n * m / total,
+        )
+
+    def packed(self) -> bytes:
+        return np.array(astuple(self)[1:], "<f8").tobytes()
+
+    @classmethod
+    def unpacked(cls, games: int, blob: bytes) -> LuckSums:
+        return cls(games, *np.frombuffer(blob, "<f8").tolist())
+
+
 class Store:
     """A results file: ``load`` a setting's stored games by index, split the missing ones into
     ``tasks`` (lists of game indices, one per worker call), and ``save`` a finished task's games."""
@@ -87,6 +136,11 @@ class Store:
         """The setting's stored games from index ``start`` to before ``stop`` (the end), as arrays."""
         end = setting.games if stop is None else stop
         return Games.of(e for i, e in self.load(setting).items() if start <= i < end)
+
+    def luck(self, setting: Setting) -> LuckSums | None:
+        """The luck of the setting's stored games that kept theirs, summed (None if none did)."""
+        kept = [e for e in self.load(setting).values() if "value" in e and "control" in e]
+        return LuckSums.of(sorted(kept, key=lambda e: e["index"])) if kept else None
 
     def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
         raise NotImplementedError
@@ -128,12 +182,14 @@ class Blocks(Store):
     keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32), each column
     zlib-compressed (``_pack``): about 5.5 bytes a game on disk (the outcomes shrink sixfold, the
     seconds hardly), a million games in about 5.5 MB. Rows written raw (8 bytes a game, as before
-    compression) read the same."""
+    compression) read the same. Since 2026-11-29 a row keeps its games' luck too, summed (``LuckSums``,
+    40 bytes; NULL in the rows written before, and in a file from before the column is added when a row
+    is next written)."""
 
     SCHEMA = (
         "CREATE TABLE IF NOT EXISTS blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, "
         "games INTEGER NOT NULL, wins INTEGER NOT NULL, outcomes BLOB NOT NULL, seconds BLOB NOT NULL, "
-        "PRIMARY KEY (setting, block))"
+        "luck BLOB, PRIMARY KEY (setting, block))"
     )
 
     def load(self, setting: Setting) -> dict[int, dict]:
@@ -167,6 +223,22 @@ class Blocks(Store):
         games = Games(index, (codes & 1).astype(np.bool_), codes >> 1, seconds)
         return games.where((start <= index) & (index < end))
 
+    def luck(self, setting: Setting) -> LuckSums | None:
+        """The rows that keep their games' luck, summed: those within the setting's games (a row's sums are
+        of its games all, so a row that reaches past them is left out)."""
+        if not self.path.exists():
+            return None
+        with closing(sqlite3.connect(self.path)) as db:
+            if "luck" not in _columns(db):
+                return None
+            rows = db.execute(
+                "SELECT games, luck FROM blocks WHERE setting = ? AND luck IS NOT NULL AND block * ? + games <= ? "
+                "ORDER BY block",
+                (setting.key(), BLOCK, setting.games),
+            ).fetchall()
+        found = [LuckSums.unpacked(games, blob) for games, blob in rows]
+        return sum(found[1:], found[0]) if found else None
+
     def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
         """Every block with a game missing, whole (a block row is written once, complete)."""
         blocks = sorted({i // BLOCK for i in todo})
@@ -178,16 +250,33 @@ class Blocks(Store):
             raise ValueError("a block row must hold consecutive games from the start of its block")
         outcomes = _pack(np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes())
         seconds = _pack(np.array([e["seconds"] for e in entries], "<f4").tobytes())
+        luck = LuckSums.of(entries)
         with closing(sqlite3.connect(self.path)) as db, db:
             db.execute("PRAGMA page_size = 16384")  # a new file's: rows of ~2.5 kB waste little of a page
             db.execute(self.SCHEMA)
+            if "luck" not in _columns(db):  # a file from before the column
+                db.execute("ALTER TABLE blocks ADD COLUMN luck BLOB")
             db.execute(
-                "INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?)",
-                (setting.key(), block, len(entries), sum(e["won"] for e in entries), outcomes, seconds),
+                "INSERT OR REPLACE INTO blocks (setting, block, games, wins, outcomes, seconds, luck) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    setting.key(),
+                    block,
+                    len(entries),
+                    sum(e["won"] for e in entries),
+                    outcomes,
+                    seconds,
+                    None if luck is None else luck.packed(),
+                ),
             )
 
 
 BLOCK = 500  # games per row of an SQLite results file
+
+
+def _columns(db: sqlite3.Connection) -> set[str]:
+    """The columns of the table of blocks."""
+    return {row[1] for row in db.execute("PRAGMA table_info(blocks)")}
 
 
 def _pack(raw: bytes) -> bytes:
@@ -227,4 +316,4 @@ def _append(path: Path | str, entry: dict) -> None:
         handle.flush()
 
 
-__all__ = ["BLOCK", "Blocks", "Games", "Lines", "Store", "open_results"]
+__all__ = ["BLOCK", "Blocks", "Games", "Lines", "LuckSums", "Store", "open_results"]

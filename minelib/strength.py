@@ -14,7 +14,6 @@ import functools
 import math
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
@@ -42,10 +41,9 @@ from minelib.experiments import (
     summarize,
 )
 from minelib.guesses import Guess, guess_positions
-from minelib.moves import Move
 from minelib.optimal import COMPILED_CELLS
 from minelib.players import make_player
-from minelib.results import Games
+from minelib.results import Games, LuckSums, open_results
 
 
 def stored_summary(results: Path | str, setting: Setting) -> Summary:
@@ -102,13 +100,16 @@ def record_rows(
 ) -> list[dict]:
     """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
     ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
-    records beside it."""
+    records beside it; where the stored games kept their luck, a column "luck out": the rate with it taken
+    out (``controlled_rate``), its 95% interval, and of how many games."""
     rows = []
     for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
-        stored = load_games(results, record_setting(level, rule, first, target, options))
+        setting = record_setting(level, rule, first, target, options)
+        stored = load_games(results, setting)
         s = summarize(stored) if len(stored) else None
         published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
+        luck = open_results(results).luck(setting)
         rows.append(
             {
                 "level": level,
@@ -116,10 +117,31 @@ def record_rows(
                 "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
                 "wins": f"{s.wins:,}" if s else "",
                 "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
+                "luck out": _luck_text(luck) if luck else "",
                 "published": ", ".join(f"{p.rate:.2%} {p.by}" for p in published),
             }
         )
+    if not any(row["luck out"] for row in rows):  # runs from before games kept their luck
+        for row in rows:
+            del row["luck out"]
     return rows
+
+
+def controlled_rate(luck: LuckSums) -> tuple[float, float, float]:
+    """The win rate of games with their luck taken out, from their sums: ``controlled_difference`` of the
+    values with the controls, without a list of a million games (the same mean, half width and slope; controls
+    that move by less than a billionth of their size do not move, as ``controlled_difference`` counts them)."""
+    n = luck.games
+    still = luck.control_squares <= n * (1e-9 * max(1.0, abs(luck.control_mean))) ** 2  # rounding's, not the games'
+    slope = 0.0 if still else luck.products / luck.control_squares
+    mean = luck.value_mean - slope * luck.control_mean
+    squares = luck.value_squares - 2 * slope * luck.products + slope**2 * luck.control_squares
+    return mean, 1.959964 * math.sqrt(max(squares, 0.0) / n) / math.sqrt(n), slope
+
+
+def _luck_text(luck: LuckSums) -> str:
+    mean, half, _ = controlled_rate(luck)
+    return f"{mean:.2%} [{mean - half:.2%}-{mean + half:.2%}] of {luck.games:,}"
 
 
 PHASE_BANDS = (100, 2_000, 20_000, 10**6)  # layouts left; the first is the exact endgame on any board
@@ -246,38 +268,6 @@ def controlled_difference(diff: Sequence[float], control: Sequence[float]) -> tu
     slope = statistics.covariance(control, diff) / spread if spread else 0.0
     mean, half = mean_difference([d - slope * c for d, c in zip(diff, control)])
     return mean, half, slope
-
-
-@dataclass(frozen=True)
-class Luck:
-    """What a game's guesses say of its outcome: a win rate's interval narrowed by each game's luck
-    (``controlled_difference`` of the values, with the controls: ``benchmarks/luck.py``).
-
-    ``value``: 1 for a won game, 0 for a lost one, or, where the exact endgame search chose a guess, the
-    exact win probability it gave the first such guess (the player plays optimally from there on, so the
-    game's outcome is a draw of that probability). ``control``: over the guesses before that whose mine
-    probability the player gave, each one's mine probability less 1 if it was a mine. Each guess's term
-    has mean zero over the layouts its position allows (uniform, as the game deals them, and as the
-    probability counts them), so ``control`` has mean zero, and ``value`` the win rate's: each exactly,
-    over every layout of a board (``tests/test_strength.py``). A game that guessed much and was lucky
-    has a high control; one that died at its first guess a low one."""
-
-    value: Fraction
-    control: Fraction
-
-
-def luck(moves: Sequence[Move], won: bool) -> Luck:
-    """A game's ``Luck`` from its logged moves (``play(..., log=True)``) and outcome."""
-    opened = [m for m in moves if m.kind == "open"]
-    control = Fraction(0)
-    for k, move in enumerate(opened):
-        if move.certain:
-            continue
-        if move.win_probability is not None:
-            return Luck(move.win_probability, control)
-        if move.mine_probability is not None:
-            control += move.mine_probability - (not won and k == len(opened) - 1)  # a lost game's last move
-    return Luck(Fraction(int(won)), control)
 
 
 def difference_text(diff: Sequence[float]) -> str:

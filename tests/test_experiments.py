@@ -15,6 +15,7 @@ import minelib.experiments as experiments
 import minelib.results as results
 from minelib.cli import main
 from minelib.experiments import Setting, load, run, summarize, wilson_interval
+from minelib.moves import luck
 from minelib.players import make_player
 
 
@@ -105,6 +106,52 @@ def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monk
         load(path, setting)
     noise = np.random.default_rng(0).bytes(4000)  # incompressible: kept raw, never longer
     assert results._pack(noise) == noise and results._unpack(noise, 1000) == noise
+
+
+def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain_the_column(tmp_path, monkeypatch):
+    """Each game's luck (moves.Luck) is saved with it: a line each in JSON lines, summed in each block row of an
+    SQLite file; both files give the same sums, over whole blocks within the setting's games only. A file whose
+    table has no luck column gains it with the next row written, its older rows none."""
+    monkeypatch.setattr(results, "BLOCK", 4)
+    setting = Setting("twostep", "9x9", 10, games=10, seed=8, first_click="safe", first="0,0")
+    run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
+    run(setting, tmp_path / "games.sqlite", parallel=False, progress=False)
+    entries = [load(tmp_path / "games.jsonl", setting)[i] for i in range(10)]
+    for entry in entries:  # the line's luck is the game's, played again
+        record = make_player("twostep").play(*experiments.setting_game(setting, entry["index"]), log=True)
+        found = luck(record.moves, record.won)
+        assert (entry["value"], entry["control"]) == (float(found.value), float(found.control))
+    assert any(e["control"] for e in entries)  # (not all nothing)
+    lines = results.open_results(tmp_path / "games.jsonl").luck(setting)
+    blocks = results.open_results(tmp_path / "games.sqlite").luck(setting)
+    assert lines == results.LuckSums.of(entries) and lines is not None and lines.games == 10
+    assert blocks is not None and blocks.games == 10
+    assert blocks.value_mean == pytest.approx(lines.value_mean) and blocks.products == pytest.approx(lines.products)
+    assert blocks.control_mean * 10 == pytest.approx(sum(e["control"] for e in entries))
+    first_eight = results.open_results(tmp_path / "games.sqlite").luck(replace(setting, games=9))
+    assert first_eight is not None and first_eight.games == 8  # block 2 (games 8, 9) reaches past game 8
+    # a file from before: its rows without luck
+    old = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(old)) as db, db:
+        db.execute(
+            "CREATE TABLE blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, games INTEGER NOT NULL, wins INTEGER "
+            "NOT NULL, outcomes BLOB NOT NULL, seconds BLOB NOT NULL, PRIMARY KEY (setting, block))"
+        )
+        db.execute(
+            "INSERT INTO blocks VALUES (?, 0, 4, ?, ?, ?)",
+            (
+                setting.key(),
+                sum(e["won"] for e in entries[:4]),
+                np.array([e["guesses"] * 2 + e["won"] for e in entries[:4]], "<u4").tobytes(),
+                np.zeros(4, "<f4").tobytes(),
+            ),
+        )
+    assert results.open_results(old).luck(setting) is None
+    run(setting, old, parallel=False, progress=False)  # plays games 4 to 9: two rows with luck
+    later = results.open_results(old).luck(setting)
+    assert later is not None and later.games == 6
+    assert later.control_mean * 6 == pytest.approx(sum(e["control"] for e in entries[4:]))
+    assert outcomes(old, setting) == outcomes(tmp_path / "games.jsonl", setting)
 
 
 def test_stored_games_as_arrays_are_the_stored_games_from_any_game_to_any_other(tmp_path, monkeypatch):

@@ -1,13 +1,22 @@
 """What the stored runs say: record rows, paired comparisons, where games are lost (minelib.strength)."""
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import minelib.experiments as experiments
+import minelib.results as results
 from minelib import strength
 from minelib.experiments import Setting, run
+from minelib.game import Game
+from minelib.moves import Luck, Move, luck
+from minelib.player_value import allowed_layouts
+from minelib.players import PLAYERS, make_player
 from tests.test_experiments import outcomes
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_paired_rows_compare_variants_game_by_game(tmp_path):
@@ -106,6 +115,32 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     assert rows["expert", "safe (0,0)"]["published"] == "41.13% JSMinesweeper, 40.05% PSEQ-D256"
     only = strength.record_rows(path, games, [("beginner", "zero", "2,2")])  # one setting: a longer run's file
     assert only == [played]
+    # the games kept their luck: the rate with it taken out, of the whole blocks stored (none reach past 6 games)
+    mean, half, _ = strength.controlled_rate(results.open_results(path).luck(experiments.record_setting(
+        "beginner", "zero", "2,2", 6)))  # fmt: skip
+    assert played["luck out"] == f"{mean:.2%} [{mean - half:.2%}-{mean + half:.2%}] of 6"
+    assert rows["expert", "safe (0,0)"]["luck out"] == ""
+    committed = strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")])
+    assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
+
+
+# thousandths from -3 to 3 (a game's control is a sum of mine probabilities, less one for a mine), and a few
+# values that sums cannot hold exactly (a run of them: controls that never move)
+CONTROLS = st.one_of(st.integers(-3000, 3000).map(lambda k: k / 1000), st.sampled_from([0.1, 1 / 3]))
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 0.25, 0.6]), CONTROLS), min_size=1, max_size=60), st.data())
+def test_the_controlled_rate_from_sums_is_the_controlled_difference_of_the_games(games, data):
+    """``controlled_rate`` (from a run's sums, merged from blocks as a file keeps them) against
+    ``controlled_difference`` (from its games, one by one), controls that never move included."""
+    entries = [{"value": v, "control": c} for v, c in games]
+    cuts = sorted(data.draw(st.lists(st.integers(1, len(games) - 1), max_size=3)) if len(games) > 1 else [])
+    blocks = [entries[a:b] for a, b in zip([0, *cuts], [*cuts, len(entries)]) if b > a]
+    sums = [results.LuckSums.of(block) for block in blocks]
+    merged = sum(sums[1:], sums[0])
+    assert merged.games == len(games)
+    expected = strength.controlled_difference([v for v, _ in games], [c for _, c in games])
+    assert strength.controlled_rate(merged) == pytest.approx(expected, rel=1e-6, abs=1e-6)
 
 
 def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
@@ -176,10 +211,6 @@ def test_a_games_luck_has_the_means_it_claims_over_every_layout(board, mines, ru
     exactly, with the endgame search (values: its win probabilities) and without (values: the outcomes), and
     the values sum to the games won. Not vacuously: without the search some controls are not zero, with it some
     values lie strictly between 0 and 1."""
-    from minelib.game import Game
-    from minelib.player_value import allowed_layouts
-    from minelib.players import make_player
-
     size = experiments.BoardSize.parse(board)
     layouts = allowed_layouts(size, mines, rule, size.cell_id(first))
     for options in ("endgame_layouts=0,endgame_compiled=0", ""):
@@ -189,7 +220,7 @@ def test_a_games_luck_has_the_means_it_claims_over_every_layout(board, mines, ru
             record = player.play(
                 Game(size, mines, rule, layout=layout.reshape(size.height, size.width)), first, log=True
             )
-            lucks.append(strength.luck(record.moves, record.won))
+            lucks.append(luck(record.moves, record.won))
             won += record.won
         assert sum(g.control for g in lucks) == 0
         assert sum(g.value for g in lucks) == won
@@ -198,19 +229,29 @@ def test_a_games_luck_has_the_means_it_claims_over_every_layout(board, mines, ru
         assert any(0 < g.value < 1 for g in lucks) == (options == "")
 
 
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_every_players_luck_has_its_means_over_every_layout(name):
+    """As above for every registered player (their guesses' mine probabilities are all exact), on 4x4 with 3 mines."""
+    size = experiments.BoardSize.parse("4x4")
+    player, control, values, won = make_player(name), 0, 0, 0
+    for layout in allowed_layouts(size, 3, "safe", 0):
+        record = player.play(Game(size, 3, "safe", layout=layout.reshape(4, 4)), (0, 0), log=True)
+        game = luck(record.moves, record.won)
+        control, values, won = control + game.control, values + game.value, won + record.won
+    assert control == 0 and values == won
+
+
 def test_luck_by_hand():
     """A logged game's luck: the guesses before the endgame search's first, each its mine probability less 1
     if it was the mine that ended the game; the first click (no probability) and certain moves count nothing."""
     from fractions import Fraction as F
-
-    from minelib.moves import Move
 
     first = Move("open", (0, 0), False)
     guess = Move("open", (0, 5), False, F(1, 5))
     sure = Move("open", (0, 1), True, F(0))
     flag = Move("flag", (1, 1), True, F(1))
     endgame = Move("open", (2, 2), False, F(1, 3), F(3, 5))
-    assert strength.luck([first, sure, guess, flag, sure], True) == strength.Luck(F(1), F(1, 5))
-    assert strength.luck([first, sure, guess, guess], False) == strength.Luck(F(0), F(1, 5) + F(1, 5) - 1)
-    assert strength.luck([first, guess, endgame, guess], False) == strength.Luck(F(3, 5), F(1, 5))
-    assert strength.luck([first], False) == strength.Luck(F(0), F(0))  # a mine at the first click: no guess
+    assert luck([first, sure, guess, flag, sure], True) == Luck(F(1), F(1, 5))
+    assert luck([first, sure, guess, guess], False) == Luck(F(0), F(1, 5) + F(1, 5) - 1)
+    assert luck([first, guess, endgame, guess], False) == Luck(F(3, 5), F(1, 5))
+    assert luck([first], False) == Luck(F(0), F(0))  # a mine at the first click: no guess
