@@ -42,11 +42,7 @@ def main() -> None:
     add_slice_arguments(parser, games=2000)
     parser.add_argument("--stored", help="a stored run of the same player whose games these must be")
     args = parser.parse_args()
-    setting = slice_setting(parser, args)
-    try:
-        make_player(setting.player, setting.options)
-    except (ValueError, TypeError) as error:
-        parser.error(f"--options {args.options!r}: {error}")
+    setting = slice_setting(parser, args)  # (bad options are the parser's error there)
     stored = None
     if args.stored:
         try:
