@@ -206,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--json",
         action="store_true",
-        help='print {"games": n, "wins": w, "interval": [lo, hi], "seconds": {"min", "median", "max"}}',
+        help='print {"games": n, "wins": w, "interval": [lo, hi], "seconds": {"min", "median", "max"}, '
+        '"luck_out": {"rate", "interval", "games"} or null (the rate with the games\' luck taken out)}',
     )
     play.add_argument("--quiet", action="store_true", help="no progress bar")
     play.set_defaults(run=commands.play_command)

@@ -224,11 +224,19 @@ def play_command(args) -> None:
                     "wins": summary.wins,
                     "interval": [summary.low, summary.high],
                     "seconds": dict(zip(("min", "median", "max"), summary.seconds)),
+                    "luck_out": _luck_out(summary.luck),
                 }
             )
         )
     else:
         print(f"{args.player} on {size} with {mines} mines, first click {args.first} ({args.first_click}): {summary}")
+
+
+def _luck_out(luck) -> dict | None:
+    """The rate with the games' luck taken out, its 95% interval and of how many games (None: none kept it)."""
+    if luck is None:
+        return None
+    return {"rate": luck.rate()[0], "interval": list(luck.interval()), "games": luck.games}
 
 
 @contextmanager

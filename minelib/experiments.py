@@ -38,7 +38,7 @@ from minelib.game import (
 )
 from minelib.moves import luck
 from minelib.players import STRONGEST, check_player, make_player
-from minelib.results import Games, Store, open_results
+from minelib.results import Games, LuckSums, Store, open_results
 
 # Article 003's experiment: boards, densities, and its results (50 games each, zero rule,
 # first click at a random cell): wins, and min / median / max seconds over all games.
@@ -168,7 +168,8 @@ def as_played(options: str, *changes: str) -> str:
 
 @dataclass(frozen=True)
 class Summary:
-    """Wins with a 95% interval, and seconds per game (all games and won games only)."""
+    """Wins with a 95% interval, and seconds per game (all games and won games only); from ``run``, the
+    luck of the games that kept theirs too (``LuckSums``: the win rate with it taken out)."""
 
     games: int
     wins: int
@@ -176,6 +177,7 @@ class Summary:
     high: float
     seconds: tuple[float, float, float]  # min, median, max over all games
     won_seconds: tuple[float, float, float] | None  # the same over won games
+    luck: LuckSums | None = None
 
     @property
     def rate(self) -> float:
@@ -186,6 +188,7 @@ class Summary:
         return (
             f"{self.wins}/{self.games} won ({self.rate:.1%}, 95% interval {self.low:.1%}-{self.high:.1%}); "
             f"seconds per game min {low:.3f} median {mid:.3f} max {high:.3f}"
+            + (f"; luck taken out {self.luck} games" if self.luck else "")
         )
 
 
@@ -274,7 +277,8 @@ def run(
     """Play the setting's games not yet in ``results`` and summarize all of them.
 
     ``results`` is a JSON-lines file (one game a line) or, named ``*.sqlite``, an SQLite file of
-    blocks of games (long runs: compact, see ``minelib.results``). Games go to a Dask ``client``
+    blocks of games (long runs: compact, see ``minelib.results``); the summary holds the luck of the games
+    that kept theirs (all played now, and those stored since 2026-11-29). Games go to a Dask ``client``
     (``distributed.Client``: a cluster), or to ``executor``; without either, to a process pool over
     all cores, or (``parallel=False``) are played in this process one after another. Finished
     games are written the moment they are back (a game a line, or a block a row), so an
@@ -285,7 +289,9 @@ def run(
     store = open_results(results) if results else None
     if store is not None:
         store.check_writable()
-    return summarize(list(_play(setting, store, executor, parallel, progress).values()))
+    entries = list(_play(setting, store, executor, parallel, progress).values())
+    luck = store.luck(setting) if store is not None else LuckSums.of(entries)  # (a file's: what its games kept)
+    return replace(summarize(entries), luck=luck)
 
 
 def play_all(setting: Setting, executor: Executor | None = None, parallel: bool = True) -> list[dict]:

@@ -12,6 +12,7 @@ worker plays, ``save`` writes a finished piece. A setting is told apart by its k
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import zlib
@@ -65,7 +66,7 @@ class Games:
 @dataclass(frozen=True)
 class LuckSums:
     """What a run's games say of their luck (``moves.Luck``, the value and control as ``float``), in sums:
-    enough for the win rate with the luck taken out (``strength.controlled_rate``) however many games, in
+    enough for the win rate with the luck taken out (``rate``) however many games, in
     40 bytes a block row of an SQLite file. The means of the values and controls, and their centred sums
     of squares and of products (merged as Chan, Golub and LeVeque do: no sum of squares less a square,
     which loses every digit where the controls hardly move)."""
@@ -102,6 +103,26 @@ class LuckSums:
             self.control_squares + other.control_squares + dc * dc * n * m / total,
             self.products + other.products + dv * dc * n * m / total,
         )
+
+    def rate(self) -> tuple[float, float, float]:
+        """The win rate of these games with their luck taken out: ``strength.controlled_difference`` of the
+        values with the controls, from the sums (the same mean, half width of the 95% interval and slope;
+        controls that move by less than a billionth of their size do not move, as it counts them)."""
+        n = self.games
+        still = self.control_squares <= n * (1e-9 * max(1.0, abs(self.control_mean))) ** 2  # rounding's, not the games'
+        slope = 0.0 if still else self.products / self.control_squares
+        mean = self.value_mean - slope * self.control_mean
+        squares = self.value_squares - 2 * slope * self.products + slope**2 * self.control_squares
+        return mean, 1.959964 * math.sqrt(max(squares, 0.0) / n) / math.sqrt(n), slope
+
+    def interval(self) -> tuple[float, float]:
+        """``rate``'s 95% interval, within 0 and 1."""
+        mean, half, _ = self.rate()
+        return max(0.0, mean - half), min(1.0, mean + half)
+
+    def __str__(self) -> str:
+        low, high = self.interval()
+        return f"{self.rate()[0]:.2%} [{low:.2%}-{high:.2%}] of {self.games:,}"
 
     def packed(self) -> bytes:
         return np.array(astuple(self)[1:], "<f8").tobytes()

@@ -43,7 +43,7 @@ from minelib.experiments import (
 from minelib.guesses import Guess, guess_positions
 from minelib.optimal import COMPILED_CELLS
 from minelib.players import make_player
-from minelib.results import Games, LuckSums, open_results
+from minelib.results import Games, open_results
 
 
 def stored_summary(results: Path | str, setting: Setting) -> Summary:
@@ -101,7 +101,7 @@ def record_rows(
     """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
     ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
     records beside it; where the stored games kept their luck, a column "luck out": the rate with it taken
-    out (``controlled_rate``), its 95% interval, and of how many games."""
+    out (``LuckSums.rate``), its 95% interval, and of how many games."""
     rows = []
     for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
@@ -117,7 +117,7 @@ def record_rows(
                 "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
                 "wins": f"{s.wins:,}" if s else "",
                 "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
-                "luck out": _luck_text(luck) if luck else "",
+                "luck out": str(luck) if luck else "",
                 "published": ", ".join(f"{p.rate:.2%} {p.by}" for p in published),
             }
         )
@@ -125,23 +125,6 @@ def record_rows(
         for row in rows:
             del row["luck out"]
     return rows
-
-
-def controlled_rate(luck: LuckSums) -> tuple[float, float, float]:
-    """The win rate of games with their luck taken out, from their sums: ``controlled_difference`` of the
-    values with the controls, without a list of a million games (the same mean, half width and slope; controls
-    that move by less than a billionth of their size do not move, as ``controlled_difference`` counts them)."""
-    n = luck.games
-    still = luck.control_squares <= n * (1e-9 * max(1.0, abs(luck.control_mean))) ** 2  # rounding's, not the games'
-    slope = 0.0 if still else luck.products / luck.control_squares
-    mean = luck.value_mean - slope * luck.control_mean
-    squares = luck.value_squares - 2 * slope * luck.products + slope**2 * luck.control_squares
-    return mean, 1.959964 * math.sqrt(max(squares, 0.0) / n) / math.sqrt(n), slope
-
-
-def _luck_text(luck: LuckSums) -> str:
-    mean, half, _ = controlled_rate(luck)
-    return f"{mean:.2%} [{mean - half:.2%}-{mean + half:.2%}] of {luck.games:,}"
 
 
 PHASE_BANDS = (100, 2_000, 20_000, 10**6)  # layouts left; the first is the exact endgame on any board

@@ -17,6 +17,7 @@ from minelib.cli import main
 from minelib.experiments import Setting, load, run, summarize, wilson_interval
 from minelib.moves import luck
 from minelib.players import make_player
+from minelib.results import LuckSums
 
 
 def test_wilson_interval_brackets_the_rate():
@@ -313,6 +314,9 @@ def test_play_command(tmp_path, capsys):
     assert all('"player": "twostep"' in line["setting"] for line in stored)
     assert out["games"] == 4 and out["wins"] == expected.wins == sum(g["won"] for g in stored)
     assert out["interval"] == list(wilson_interval(expected.wins, 4))
+    luck = LuckSums.of(stored)  # every game played now kept its luck: the same as the library's summary's
+    assert expected.luck == luck and out["luck_out"] == {"rate": luck.rate()[0], "interval": list(luck.interval()),
+                                                         "games": 4}  # fmt: skip
     boards = tmp_path / "boards.txt"
     boards.write_text("*...\n....\n....\n...*\n\n....\n.*..\n....\n..*.\n")
     assert (

@@ -116,9 +116,10 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     only = strength.record_rows(path, games, [("beginner", "zero", "2,2")])  # one setting: a longer run's file
     assert only == [played]
     # the games kept their luck: the rate with it taken out, of the whole blocks stored (none reach past 6 games)
-    mean, half, _ = strength.controlled_rate(results.open_results(path).luck(experiments.record_setting(
-        "beginner", "zero", "2,2", 6)))  # fmt: skip
-    assert played["luck out"] == f"{mean:.2%} [{mean - half:.2%}-{mean + half:.2%}] of 6"
+    luck = results.open_results(path).luck(experiments.record_setting("beginner", "zero", "2,2", 6))
+    mean, half, _ = luck.rate()
+    low, high = max(0, mean - half), min(1, mean + half)
+    assert played["luck out"] == str(luck) == f"{mean:.2%} [{low:.2%}-{high:.2%}] of 6"
     assert rows["expert", "safe (0,0)"]["luck out"] == ""
     committed = strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")])
     assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
@@ -131,7 +132,7 @@ CONTROLS = st.one_of(st.integers(-3000, 3000).map(lambda k: k / 1000), st.sample
 
 @given(st.lists(st.tuples(st.sampled_from([0.0, 1.0, 0.25, 0.6]), CONTROLS), min_size=1, max_size=60), st.data())
 def test_the_controlled_rate_from_sums_is_the_controlled_difference_of_the_games(games, data):
-    """``controlled_rate`` (from a run's sums, merged from blocks as a file keeps them) against
+    """``LuckSums.rate`` (from a run's sums, merged from blocks as a file keeps them) against
     ``controlled_difference`` (from its games, one by one), controls that never move included."""
     entries = [{"value": v, "control": c} for v, c in games]
     cuts = sorted(data.draw(st.lists(st.integers(1, len(games) - 1), max_size=3)) if len(games) > 1 else [])
@@ -140,7 +141,7 @@ def test_the_controlled_rate_from_sums_is_the_controlled_difference_of_the_games
     merged = sum(sums[1:], sums[0])
     assert merged.games == len(games)
     expected = strength.controlled_difference([v for v, _ in games], [c for _, c in games])
-    assert strength.controlled_rate(merged) == pytest.approx(expected, rel=1e-6, abs=1e-6)
+    assert merged.rate() == pytest.approx(expected, rel=1e-6, abs=1e-6)
 
 
 def test_phase_rows_count_guesses_and_deaths_by_band_and_by_order():
