@@ -290,7 +290,7 @@ def run(
     if store is not None:
         store.check_writable()
     entries = list(_play(setting, store, executor, parallel, progress).values())
-    luck = store.luck(setting) if store is not None else LuckSums.of(entries)  # (a file's: what its games kept)
+    luck = store.luck(setting, entries) if store is not None else LuckSums.of(entries)  # (a file's: what it kept)
     return replace(summarize(entries), luck=luck)
 
 

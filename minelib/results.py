@@ -16,6 +16,7 @@ import math
 import os
 import sqlite3
 import zlib
+from collections.abc import Iterable
 from contextlib import closing
 from dataclasses import astuple, dataclass
 from pathlib import Path
@@ -158,9 +159,11 @@ class Store:
         end = setting.games if stop is None else stop
         return Games.of(e for i, e in self.load(setting).items() if start <= i < end)
 
-    def luck(self, setting: Setting) -> LuckSums | None:
-        """The luck of the setting's stored games that kept theirs, summed (None if none did)."""
-        kept = [e for e in self.load(setting).values() if "value" in e and "control" in e]
+    def luck(self, setting: Setting, entries: Iterable[dict] | None = None) -> LuckSums | None:
+        """The luck of the setting's stored games that kept theirs, summed (None if none did); ``entries``:
+        those games as ``load`` gave them, if at hand (a file of lines need not be read again)."""
+        games = self.load(setting).values() if entries is None else entries
+        kept = [e for e in games if "value" in e and "control" in e]
         return LuckSums.of(sorted(kept, key=lambda e: e["index"])) if kept else None
 
     def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
@@ -244,9 +247,10 @@ class Blocks(Store):
         games = Games(index, (codes & 1).astype(np.bool_), codes >> 1, seconds)
         return games.where((start <= index) & (index < end))
 
-    def luck(self, setting: Setting) -> LuckSums | None:
+    def luck(self, setting: Setting, entries: Iterable[dict] | None = None) -> LuckSums | None:
         """The rows that keep their games' luck, summed: those within the setting's games (a row's sums are
-        of its games all, so a row that reaches past them is left out)."""
+        of its games all, so a row that reaches past them is left out). The rows, not ``entries``: ``load``
+        gives no game's luck."""
         if not self.path.exists():
             return None
         with closing(sqlite3.connect(self.path)) as db:

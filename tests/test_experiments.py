@@ -115,8 +115,8 @@ def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain
     table has no luck column gains it with the next row written, its older rows none."""
     monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("twostep", "9x9", 10, games=10, seed=8, first_click="safe", first="0,0")
-    run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
-    run(setting, tmp_path / "games.sqlite", parallel=False, progress=False)
+    in_lines = run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
+    in_blocks = run(setting, tmp_path / "games.sqlite", parallel=False, progress=False)
     entries = [load(tmp_path / "games.jsonl", setting)[i] for i in range(10)]
     for entry in entries:  # the line's luck is the game's, played again
         record = make_player("twostep").play(*experiments.setting_game(setting, entry["index"]), log=True)
@@ -129,6 +129,7 @@ def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain
     assert blocks is not None and blocks.games == 10
     assert blocks.value_mean == pytest.approx(lines.value_mean) and blocks.products == pytest.approx(lines.products)
     assert blocks.control_mean * 10 == pytest.approx(sum(e["control"] for e in entries))
+    assert (in_lines.luck, in_blocks.luck) == (lines, blocks)  # what run's summaries carry
     first_eight = results.open_results(tmp_path / "games.sqlite").luck(replace(setting, games=9))
     assert first_eight is not None and first_eight.games == 8  # block 2 (games 8, 9) reaches past game 8
     # a file from before: its rows without luck
