@@ -4,12 +4,12 @@
         [--seed 2026] [--options ""] [--workers 2] [--stored FILE]
 
 Plays a slice of a record setting with the strongest player (``--options``: its options, today's defaults
-unless given), logging every move, and takes each game's ``moves.Luck``: its value (won or lost, or the
-exact win probability the endgame search gave its first guess) and its control (the mine probabilities of
-the guesses before that, less 1 for the one that was a mine), whose mean is exactly zero. Prints the win
-rate with its 95% interval as the games give it, then the controlled rate (each value less the
-least-squares slope times its control: ``strength.controlled_difference``) with its interval, the ratio of
-the two widths, and how many games the plain rate would need for the controlled width. With ``--stored``,
+unless given), each game with its luck (``experiments.play_one``, ``moves.Luck``): its value (won or lost,
+or the exact win probability the endgame search gave its first guess) and its control (the mine
+probabilities of the guesses before that, less 1 for the one that was a mine), whose mean is exactly zero.
+Prints the win rate with its 95% interval as the games give it, then the controlled rate (each value less
+the least-squares slope times its control: ``strength.controlled_difference``) with its interval, the ratio
+of the two widths, and how many games the plain rate would need for the controlled width. With ``--stored``,
 every game must be won or lost, with as many guesses, as that stored run of the same player holds it (else
 exit 1): the controlled rate is then that run's on these games. For reading, not asserting.
 """
@@ -21,20 +21,7 @@ from common import add_slice_arguments, map_chunks, slice_setting, slice_title
 
 from minelib import experiments as ex
 from minelib import strength
-from minelib.moves import luck
-from minelib.players import make_player
 from minelib.report import text_table
-
-
-def play_chunk(setting: ex.Setting, indices: list[int]) -> list[tuple[int, bool, int, float, float]]:
-    """Per game: its index, whether it was won, its guesses, and its luck's value and control (as floats)."""
-    player = make_player(setting.player, setting.options)
-    found = []
-    for index in indices:
-        record = player.play(*ex.setting_game(setting, index), log=True)
-        game = luck(record.moves, record.won)
-        found.append((index, record.won, record.guesses, float(game.value), float(game.control)))
-    return found
 
 
 def main() -> None:
@@ -54,9 +41,9 @@ def main() -> None:
             parser.error(
                 f"{args.stored} does not hold game {missing[0]} of this setting (nor {len(missing) - 1} others)"
             )
-    rows = map_chunks(play_chunk, setting, args)
-    won = [float(w) for _, w, _, _, _ in rows]
-    values, controls = [v for _, _, _, v, _ in rows], [c for _, _, _, _, c in rows]
+    rows = map_chunks(ex.play_many, setting, args)  # each game with its luck (``experiments.play_one``)
+    won = [float(row["won"]) for row in rows]
+    values, controls = [row["value"] for row in rows], [row["control"] for row in rows]
     n = len(won)
     plain_half = strength.mean_difference(won)[1]
     mean, half, slope = strength.controlled_difference(values, controls)
@@ -74,7 +61,11 @@ def main() -> None:
     print(f"interval width, controlled over won games: {ratio:.3f}; the won games alone would need {1 / ratio**2:.2f}"
           " times as many games for it")  # fmt: skip
     if stored is not None:
-        otherwise = [i for i, w, g, _, _ in rows if (w, g) != (stored[i]["won"], stored[i]["guesses"])]
+        otherwise = [
+            r["index"]
+            for r in rows
+            if (r["won"], r["guesses"]) != (stored[r["index"]]["won"], stored[r["index"]]["guesses"])
+        ]
         if otherwise:
             print(f"{len(otherwise)} games not as {args.stored} holds them, the first {otherwise[0]}")
             sys.exit(1)
