@@ -126,7 +126,8 @@ records: install
 # the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
 # the time (benchmarks/README.md), not worth a million. Last, the defaults since 2026-11-28 (the second look)
 # on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
-# games are the record run's; about 5 hours on two cores).
+# games are the record run's; about 5 hours on two cores), and their next million, games 1,000,000 on, in a file of
+# its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29, each game's luck kept: the first file would pass 10 MB).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -136,12 +137,14 @@ LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
 LONG_LOOK_RUNS := expert:safe:1000000
+LONG_LOOK_NEXT_RUNS := expert:safe:1000000
 comma := ,
-# One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix.
+# One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
+# first game's number (none: 0).
 define long_runs
 	@for run in $(1); do level=$${run%%:*}; rest=$${run#*:}; rule=$${rest%%:*}; games=$${rest#*:}; \
 		$(BIN)/python benchmarks/records.py --expert $$games --others $$games --levels $$level --rules $$rule \
-			$(if $(2),--options $(2)) --results results/long/$${level}_$${rule}$(3).sqlite || exit 1; done
+			$(if $(2),--options $(2)) $(if $(4),--start $(4)) --results results/long/$${level}_$${rule}$(3).sqlite || exit 1; done
 endef
 long-runs: install
 	@mkdir -p results/long
@@ -151,6 +154,7 @@ long-runs: install
 	$(call long_runs,$(LONG_DEEP_RUNS),second=0,_deep)
 	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
 	$(call long_runs,$(LONG_LOOK_RUNS),,_2026-11-28)
+	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),,_2026-11-29,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

@@ -1,7 +1,7 @@
 """The record runs: our strongest player at every published record's setting, beside the record.
 
     python benchmarks/records.py [--expert 100000] [--others 50000] [--results results/records.sqlite]
-        [--levels expert,intermediate,beginner] [--rules safe,zero] [--options KEY=VALUE,...]
+        [--levels expert,intermediate,beginner] [--rules safe,zero] [--options KEY=VALUE,...] [--start 0]
 
 Plays ``experiments.RECORD_PLAYER`` at each setting of ``experiments.PUBLISHED`` (rule and first
 click as the records were measured), ``RECORD_SEED``, into an SQLite file of blocks of games:
@@ -14,7 +14,10 @@ games of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --
 player with options, e.g. the defaults before a change (the first long runs were played with those
 before cut=4/5 and the endgame from 5,000 layouts:
 ``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0``; the record runs before the second
-look: ``--options second=0``, and before the deeper look: ``--options deep=0,second=0``).
+look: ``--options second=0``, and before the deeper look: ``--options deep=0,second=0``). ``--start`` numbers
+the games from there (a multiple of 500, the blocks' size): a long run that would pass 10 MB goes on in a
+file of its own, e.g. today's defaults' second million, ``--expert 1000000 --start 1000000 --levels expert
+--rules safe --results results/long/expert_safe_2026-11-29.sqlite``.
 """
 
 import argparse
@@ -22,6 +25,7 @@ import argparse
 from minelib import experiments as ex
 from minelib import strength
 from minelib.report import text_table
+from minelib.results import open_results
 
 
 def main() -> None:
@@ -32,6 +36,7 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(ex.LEVELS))
     parser.add_argument("--rules", default="safe,zero", help="first-click rules to play")
     parser.add_argument("--options", default="", help="the player's options (default: its defaults)")
+    parser.add_argument("--start", type=int, default=0, help="the first game's number (a multiple of 500)")
     args = parser.parse_args()
     games = {level: args.expert if level == "expert" else args.others for level in ex.LEVELS}
     levels, rules = args.levels.split(","), args.rules.split(",")
@@ -43,13 +48,14 @@ def main() -> None:
     settings = [s for s in ex.LEVEL_SETTINGS if s[0] in levels and s[1] in rules]
     for level, rule, first in settings:
         try:
-            setting = ex.record_setting(level, rule, first, games[level], args.options)
+            setting = ex.record_setting(level, rule, first, games[level], args.options, args.start)
+            open_results(args.results).tasks(setting, [])  # (a first game where no block starts fails here)
         except ValueError as error:
             parser.error(str(error))
         ex.run(setting, args.results)
     options = f" ({args.options})" if args.options else ""
     print(f"player {ex.RECORD_PLAYER}{options}, seed {ex.RECORD_SEED}, results in {args.results}")
-    print(text_table(strength.record_rows(args.results, games, settings, args.options)))
+    print(text_table(strength.record_rows(args.results, games, settings, args.options, args.start)))
 
 
 if __name__ == "__main__":

@@ -104,11 +104,13 @@ def level_setting(player: str, level: str, first_click: str, first: str, games: 
     return Setting(player, size, mines, games, seed, first_click, first)
 
 
-def record_setting(level: str, rule: str, first: str, games: int | None = None, options: str = "") -> Setting:
+def record_setting(
+    level: str, rule: str, first: str, games: int | None = None, options: str = "", start: int = 0
+) -> Setting:
     """A record run's setting: the strongest player (with ``options``: a run of defaults replaced since) at a
-    level setting (``RECORD_GAMES`` games by default)."""
+    level setting (``RECORD_GAMES`` games by default, from game ``start``: a long run's next part)."""
     setting = level_setting(RECORD_PLAYER, level, rule, first, games or RECORD_GAMES[level], RECORD_SEED)
-    return replace(setting, options=options) if options else setting
+    return replace(setting, options=options, start=start)
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,9 @@ class Setting:
 
     With ``boards`` (layout pictures) the games replay those layouts instead of
     random ones; the first click is then a seeded random cell the rule allows.
+    The games are those numbered ``start`` to ``stop - 1`` (game i is dealt from the seed and i alone);
+    ``start`` (0 unless told) lets a long run go on in a file of its own, its games counted on from the
+    first file's: like ``games``, it is not part of the setting's identity in a results file (``key``).
     """
 
     player: str
@@ -128,6 +133,7 @@ class Setting:
     first: str = "random"
     boards: tuple[str, ...] = ()
     options: str = ""  # the player's options, "key=value,..." (e.g. "dead=0"): a variant of it
+    start: int = 0  # the first game's number
 
     def __post_init__(self):
         object.__setattr__(self, "size", str(BoardSize.of(self.size)))  # a BoardSize or "HxW"; kept as "HxW"
@@ -136,6 +142,8 @@ class Setting:
         check_first_cell(self.size, self.first)
         if not isinstance(self.games, int) or self.games < 1:
             raise ValueError(f"the number of games must be a positive integer, got {self.games!r}")
+        if not isinstance(self.start, (int, np.integer)) or self.start < 0:
+            raise ValueError(f"the first game's number must be a non-negative integer, got {self.start!r}")
         if not isinstance(self.seed, (int, np.integer)) or self.seed < 0:  # (numpy would say only "non-negative")
             raise ValueError(f"the seed must be a non-negative integer, got {self.seed!r}")
         check_rule(BoardSize.parse(self.size), self.mines, self.first_click)
@@ -143,13 +151,23 @@ class Setting:
             layout = parse_layout(picture)
             if f"{layout.shape[0]}x{layout.shape[1]}" != self.size or int(layout.sum()) != self.mines:
                 raise ValueError(f"a layout in the boards file is not {self.size} with {self.mines} mines")
-        if self.boards and self.games > len(self.boards):
-            raise ValueError(f"{self.games} games asked for but only {len(self.boards)} layouts given")
+        if self.boards and self.stop > len(self.boards):
+            after = f" from game {self.start}" if self.start else ""
+            raise ValueError(f"{self.games} games{after} asked for but only {len(self.boards)} layouts given")
+
+    @property
+    def stop(self) -> int:
+        """One past the last game's number."""
+        return self.start + self.games
+
+    def indices(self) -> range:
+        """The games' numbers."""
+        return range(self.start, self.stop)
 
     def key(self) -> str:
-        """The setting's identity in the results file (the number of games excluded)."""
+        """The setting's identity in the results file (the number of games and the first game's excluded)."""
         fields = asdict(self)
-        del fields["games"]
+        del fields["games"], fields["start"]
         if not self.options:
             del fields["options"]  # the keys written before players had options
         return json.dumps(fields, sort_keys=True)
@@ -310,7 +328,7 @@ def _play(
     """The games of ``setting`` (or those of ``indices`` only): those in ``store`` and the rest, played
     and saved as they come back."""
     done = store.load(setting) if store else {}
-    todo = [i for i in (range(setting.games) if indices is None else indices) if i not in done]
+    todo = [i for i in (setting.indices() if indices is None else indices) if i not in done]
     tasks = store.tasks(setting, todo) if store else [[i] for i in todo]
     own = executor is None and parallel and len(tasks) > 1
     if own:
@@ -371,9 +389,10 @@ def _spread(values: np.ndarray) -> tuple[float, float, float]:
 def replays_agree(setting: Setting, stored: Path | str, games: int, start: int = 0) -> bool:
     """Whether ``games`` games of ``setting`` from game ``start`` on (the first ones by default), played
     again now, equal the stored ones game by game (won or lost, and the number of guesses)."""
-    if not 0 <= start < setting.games:
-        raise ValueError(f"game {start} to replay from is not among the setting's {setting.games:,} games")
-    indices = range(start, min(start + games, setting.games))
+    if start not in setting.indices():
+        after = f" from game {setting.start:,}" if setting.start else ""
+        raise ValueError(f"game {start} to replay from is not among the setting's {setting.games:,} games{after}")
+    indices = range(start, min(start + games, setting.stop))
     replayed = {i: (g["won"], g["guesses"]) for i, g in _play(setting, None, None, True, False, indices).items()}
     found = load_games(stored, setting, indices.start, indices.stop)  # only the blocks that hold them
     kept = dict(zip(found.index.tolist(), zip(found.won.tolist(), found.guesses.tolist())))

@@ -156,7 +156,7 @@ class Store:
 
     def games(self, setting: Setting, start: int = 0, stop: int | None = None) -> Games:
         """The setting's stored games from index ``start`` to before ``stop`` (the end), as arrays."""
-        end = setting.games if stop is None else stop
+        end = setting.stop if stop is None else stop
         return Games.of(e for i, e in self.load(setting).items() if start <= i < end)
 
     def luck(self, setting: Setting, entries: Iterable[dict] | None = None) -> LuckSums | None:
@@ -186,7 +186,7 @@ class Lines(Store):
                 entry = json.loads(line)
             except json.JSONDecodeError:
                 continue  # a line cut short by an interruption
-            if _current_key(entry.get("setting")) == key and entry["index"] < setting.games:
+            if _current_key(entry.get("setting")) == key and setting.start <= entry["index"] < setting.stop:
                 games[entry["index"]] = entry
         return games
 
@@ -221,7 +221,8 @@ class Blocks(Store):
 
     def games(self, setting: Setting, start: int = 0, stop: int | None = None) -> Games:
         """Only the rows of the blocks that hold games ``start`` to ``stop`` are read."""
-        end = setting.games if stop is None else min(stop, setting.games)
+        start = max(start, setting.start)
+        end = setting.stop if stop is None else min(stop, setting.stop)
         empty = Games.of([])
         if not self.path.exists() or end <= start:
             return empty
@@ -249,25 +250,30 @@ class Blocks(Store):
 
     def luck(self, setting: Setting, entries: Iterable[dict] | None = None) -> LuckSums | None:
         """The rows that keep their games' luck, summed: those within the setting's games (a row's sums are
-        of its games all, so a row that reaches past them is left out). The rows, not ``entries``: ``load``
-        gives no game's luck."""
+        of its games all, so a row that reaches past them, or begins before them, is left out). The rows, not
+        ``entries``: ``load`` gives no game's luck."""
         if not self.path.exists():
             return None
         with closing(sqlite3.connect(self.path)) as db:
             if "luck" not in _columns(db):
                 return None
             rows = db.execute(
-                "SELECT games, luck FROM blocks WHERE setting = ? AND luck IS NOT NULL AND block * ? + games <= ? "
-                "ORDER BY block",
-                (setting.key(), BLOCK, setting.games),
+                "SELECT games, luck FROM blocks WHERE setting = ? AND luck IS NOT NULL AND block * ? >= ? "
+                "AND block * ? + games <= ? ORDER BY block",
+                (setting.key(), BLOCK, setting.start, BLOCK, setting.stop),
             ).fetchall()
         found = [LuckSums.unpacked(games, blob) for games, blob in rows]
         return sum(found[1:], found[0]) if found else None
 
     def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
-        """Every block with a game missing, whole (a block row is written once, complete)."""
+        """Every block with a game missing, whole (a block row is written once, complete); the setting's
+        games must begin where a block does."""
+        if setting.start % BLOCK:
+            raise ValueError(
+                f"games stored in blocks of {BLOCK} must start at a multiple of {BLOCK}, not at game {setting.start}"
+            )
         blocks = sorted({i // BLOCK for i in todo})
-        return [list(range(b * BLOCK, min((b + 1) * BLOCK, setting.games))) for b in blocks]
+        return [list(range(b * BLOCK, min((b + 1) * BLOCK, setting.stop))) for b in blocks]
 
     def save(self, setting: Setting, entries: list[dict]) -> None:
         block = entries[0]["index"] // BLOCK

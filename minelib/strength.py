@@ -97,15 +97,16 @@ def record_rows(
     games: dict[str, int] | None = None,
     settings: Sequence[tuple[str, str, str]] = LEVEL_SETTINGS,
     options: str = "",
+    start: int = 0,
 ) -> list[dict]:
     """One row per record setting (of ``settings``: level, rule, first cell): the games stored so far (of
-    ``games`` per level; the player with ``options``), our rate with its 95% interval, and the published
-    records beside it; where the stored games kept their luck, a column "luck out": the rate with it taken
-    out (``LuckSums.rate``), its 95% interval, and of how many games."""
+    ``games`` per level from game ``start``; the player with ``options``), our rate with its 95% interval,
+    and the published records beside it; where the stored games kept their luck, a column "luck out": the
+    rate with it taken out (``LuckSums.rate``), its 95% interval, and of how many games."""
     rows = []
     for level, rule, first in settings:
         target = (games or RECORD_GAMES)[level]
-        setting = record_setting(level, rule, first, target, options)
+        setting = record_setting(level, rule, first, target, options, start)
         stored = load_games(results, setting)
         s = summarize(stored) if len(stored) else None
         published = [p for p in PUBLISHED if (p.level, p.rule, p.first) == (level, rule, first)]
@@ -114,7 +115,9 @@ def record_rows(
             {
                 "level": level,
                 "first click": f"{rule} ({first})",
-                "games": f"{len(stored):,}" + ("" if len(stored) == target else f" of {target:,}"),
+                "games": f"{len(stored):,}"
+                + ("" if len(stored) == target else f" of {target:,}")
+                + (f" from game {start:,}" if start else ""),
                 "wins": f"{s.wins:,}" if s else "",
                 "ours": f"{s.rate:.2%} [{s.low:.2%}-{s.high:.2%}]" if s else "",
                 "luck out": str(luck) if luck else "",

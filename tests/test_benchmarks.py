@@ -95,6 +95,19 @@ def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(t
     assert other.returncode == 2 and "does not hold game 0" in other.stderr
 
 
+def test_records_goes_on_from_a_game_where_a_block_starts(tmp_path):
+    """``--start``: a long run's next part, in a file of its own; a first game where no block starts is a usage
+    error, before any game is played."""
+    results = str(tmp_path / "next.sqlite")
+    arguments = ["--others", "2", "--levels", "beginner", "--rules", "zero", "--results", results]
+    done = run_script("records.py", *arguments, "--start", "500")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "beginner  zero (2,2)   2 from game 500" in done.stdout
+    odd = run_script("records.py", *arguments[:-1], str(tmp_path / "odd.sqlite"), "--start", "250")
+    assert odd.returncode == 2 and "must start at a multiple of 500, not at game 250" in odd.stderr
+    assert not (tmp_path / "odd.sqlite").exists()
+
+
 def advantage_guesses(*bands: str) -> dict[str, int]:
     """advantage.py's guesses where safety:1 parts from the player on 20 expert games, row by row."""
     arguments = ["safety:1", "--games", "20", "--start", "200000", "--samples", "1", "--workers", "1", *bands]

@@ -224,6 +224,46 @@ def test_an_interrupted_sqlite_run_keeps_finished_blocks_and_resumes(tmp_path, m
     assert outcomes(path, more) == outcomes(tmp_path / "serial.jsonl", more)
 
 
+def test_a_long_run_goes_on_in_a_file_of_its_own_from_any_game(tmp_path, monkeypatch):
+    """A setting from game ``start`` plays games start to stop - 1, the very games of the whole run (same
+    identity in the file: the first game's number is not part of it, as the number of games is not), and
+    reads, sums the luck of and replays only those; in blocks it must start where a block does."""
+    monkeypatch.setattr(results, "BLOCK", 4)
+    whole = Setting("twostep", "8x8", 10, games=10, seed=2, first_click="safe", first="0,0")
+    run(whole, tmp_path / "whole.sqlite", parallel=False, progress=False)
+    run(whole, tmp_path / "whole.jsonl", parallel=False, progress=False)
+    reference = outcomes(tmp_path / "whole.jsonl", whole)
+    later = replace(whole, games=6, start=4)
+    assert later.key() == whole.key() and (later.stop, later.indices()) == (10, range(4, 10))
+    played = []
+    original = experiments.play_one
+    monkeypatch.setattr(experiments, "play_one", lambda s, i: played.append(i) or original(s, i))
+    summary = run(later, tmp_path / "later.sqlite", parallel=False, progress=False)
+    assert played == [4, 5, 6, 7, 8, 9] and summary.games == 6
+    with sqlite3.connect(tmp_path / "later.sqlite") as db:
+        assert db.execute("SELECT block, games FROM blocks ORDER BY block").fetchall() == [(1, 4), (2, 2)]
+    assert outcomes(tmp_path / "later.sqlite", later) == {i: reference[i] for i in range(4, 10)}
+    assert outcomes(tmp_path / "whole.sqlite", later) == {i: reference[i] for i in range(4, 10)}  # read from 4 on
+    assert outcomes(tmp_path / "whole.jsonl", replace(whole, games=3, start=2)) == {i: reference[i] for i in (2, 3, 4)}
+    entries = load(tmp_path / "whole.jsonl", whole)
+    luck_later = results.open_results(tmp_path / "later.sqlite").luck(later)
+    assert summary.luck == luck_later and luck_later is not None and luck_later.games == 6
+    assert luck_later.control_mean * 6 == pytest.approx(sum(entries[i]["control"] for i in range(4, 10)))
+    in_whole = results.open_results(tmp_path / "whole.sqlite")
+    assert in_whole.luck(replace(whole, games=6, start=2)).games == 4  # blocks 0 and 2 reach out of games 2-7
+    assert in_whole.luck(later).value_mean == pytest.approx(luck_later.value_mean)
+    played.clear()
+    assert run(later, tmp_path / "later.sqlite", parallel=False, progress=False).games == 6 and not played
+    assert experiments.replays_agree(later, tmp_path / "later.sqlite", 3, start=7)
+    with pytest.raises(ValueError, match="game 3 to replay from is not among the setting's 6 games from game 4"):
+        experiments.replays_agree(later, tmp_path / "later.sqlite", 1, start=3)
+    with pytest.raises(ValueError, match="blocks of 4 must start at a multiple of 4, not at game 2"):
+        run(replace(whole, games=3, start=2), tmp_path / "odd.sqlite", parallel=False, progress=False)
+    assert not (tmp_path / "odd.sqlite").exists()  # refused before any game
+    with pytest.raises(ValueError, match="the first game's number must be a non-negative integer, got -4"):
+        replace(whole, start=-4)
+
+
 def test_runs_of_old_defaults_are_named_by_the_options_that_replay_them():
     """Each change of the defaults adds the old values of the options a run did not set, oldest first."""
     assert experiments.as_played("") == ""

@@ -1,5 +1,6 @@
 """What the stored runs say: record rows, paired comparisons, where games are lost (minelib.strength)."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,11 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     low, high = max(0, mean - half), min(1, mean + half)
     assert played["luck out"] == str(luck) == f"{mean:.2%} [{low:.2%}-{high:.2%}] of 6"
     assert rows["expert", "safe (0,0)"]["luck out"] == ""
+    later = experiments.record_setting("beginner", "zero", "2,2", 500, start=500)  # a next part (blocks of 500)
+    assert later.key() == experiments.record_setting("beginner", "zero", "2,2", 6).key()
+    run(replace(later, games=3), path, parallel=False, progress=False)
+    (next_part,) = strength.record_rows(path, {"beginner": 500}, [("beginner", "zero", "2,2")], start=500)
+    assert next_part["games"] == "3 of 500 from game 500" and next_part["luck out"].endswith(" of 3")
     committed = strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")])
     assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
 
