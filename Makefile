@@ -126,8 +126,9 @@ records: install
 # the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
 # the time (benchmarks/README.md), not worth a million. Last, the defaults since 2026-11-28 (the second look)
 # on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
-# games are the record run's; about 5 hours on two cores), and their next million, games 1,000,000 on, in a file of
-# its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29, each game's luck kept: the first file would pass 10 MB).
+# games are the record run's; about 5 hours on two cores), and their next half million, games 1,000,000 on, in a
+# file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the first would pass 10 MB; each game's luck kept,
+# so that half a million fill one file).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -137,7 +138,7 @@ LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
 LONG_LOOK_RUNS := expert:safe:1000000
-LONG_LOOK_NEXT_RUNS := expert:safe:1000000
+LONG_LOOK_NEXT_RUNS := expert:safe:500000
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).

@@ -18,7 +18,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable
 from contextlib import closing
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,35 +33,50 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, eq=False)  # (arrays: no == of whole runs)
 class Games:
     """Stored games as arrays, in ascending order of index: what ``summarize`` and the paired
-    comparisons read, without a dict for each of a million games."""
+    comparisons read, without a dict for each of a million games. Each game's luck (``moves.Luck``'s
+    value and control) where it kept it, NaN where not (a game stored before games kept their luck, or
+    in a block row that kept their sums only)."""
 
     index: np.ndarray  # int64
     won: np.ndarray  # bool
     guesses: np.ndarray  # int64
     seconds: np.ndarray  # float64
+    value: np.ndarray  # float64, NaN where not kept
+    control: np.ndarray  # float64, NaN where not kept
 
     @classmethod
     def of(cls, entries) -> Games:
-        """The arrays of game records (dicts with index, won, guesses, seconds), sorted by index."""
+        """The arrays of game records (dicts with index, won, guesses, seconds, and value and control where
+        kept), sorted by index."""
         entries = sorted(entries, key=lambda e: e["index"])
         return cls(
             np.array([e["index"] for e in entries], np.int64),
             np.array([e["won"] for e in entries], np.bool_),
             np.array([e["guesses"] for e in entries], np.int64),
             np.array([e["seconds"] for e in entries], np.float64),
+            np.array([e.get("value", math.nan) for e in entries], np.float64),
+            np.array([e.get("control", math.nan) for e in entries], np.float64),
         )
 
     def __len__(self) -> int:
         return len(self.index)
 
     def entries(self) -> dict[int, dict]:
-        """The games as records by index, as ``Store.load`` gives them."""
-        rows = zip(self.index.tolist(), self.won.tolist(), self.guesses.tolist(), self.seconds.tolist())
-        return {i: {"index": i, "won": w, "guesses": g, "seconds": t} for i, w, g, t in rows}
+        """The games as records by index, as ``Store.load`` gives them (value and control where kept)."""
+        rows = zip(*(a.tolist() for a in (self.index, self.won, self.guesses, self.seconds, self.value, self.control)))
+        return {
+            i: {"index": i, "won": w, "guesses": g, "seconds": t} | ({} if v != v else {"value": v, "control": c})
+            for i, w, g, t, v, c in rows
+        }
 
     def where(self, keep: np.ndarray) -> Games:
         """The games where the boolean array ``keep`` is True."""
-        return Games(self.index[keep], self.won[keep], self.guesses[keep], self.seconds[keep])
+        return Games(*(getattr(self, f.name)[keep] for f in fields(self)))
+
+    @property
+    def lucky(self) -> np.ndarray:
+        """Whether each game kept its luck."""
+        return ~np.isnan(self.value)
 
 
 @dataclass(frozen=True)
@@ -206,15 +221,18 @@ class Blocks(Store):
     keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32), each column
     zlib-compressed (``_pack``): about 5.5 bytes a game on disk (the outcomes shrink sixfold, the
     seconds hardly), a million games in about 5.5 MB. Rows written raw (8 bytes a game, as before
-    compression) read the same. Since 2026-11-29 a row keeps its games' luck too, summed (``LuckSums``,
-    40 bytes; NULL in the rows written before, and in a file from before the column is added when a row
-    is next written)."""
+    compression) read the same. Since 2026-11-29 a row keeps its games' luck too: summed (``luck``,
+    ``LuckSums``, 40 bytes: a run's rate with the luck out, read fast) and, since the same day's afternoon,
+    game by game (``luck_values`` and ``luck_controls``, float32 as the seconds, about 5 bytes a game more:
+    a paired comparison with the luck out needs each game's). These columns are NULL in the rows written
+    before, and a file from before them gains them when a row is next written."""
 
     SCHEMA = (
         "CREATE TABLE IF NOT EXISTS blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, "
         "games INTEGER NOT NULL, wins INTEGER NOT NULL, outcomes BLOB NOT NULL, seconds BLOB NOT NULL, "
-        "luck BLOB, PRIMARY KEY (setting, block))"
+        "luck BLOB, luck_values BLOB, luck_controls BLOB, PRIMARY KEY (setting, block))"
     )
+    LUCK_COLUMNS = ("luck", "luck_values", "luck_controls")  # (added since the first files, in this order)
 
     def load(self, setting: Setting) -> dict[int, dict]:
         return self.games(setting).entries()
@@ -233,25 +251,41 @@ class Blocks(Store):
                     if tables:  # another SQLite file (the table of optimal play, say): not to be written into
                         raise ValueError(f"{self.path} holds other tables ({', '.join(sorted(tables))}), not games")
                     return empty  # an empty file: the first block makes the table
+                kept = "luck_values, luck_controls" if "luck_values" in _columns(db) else "NULL, NULL"
                 rows = db.execute(
-                    "SELECT block, games, outcomes, seconds FROM blocks WHERE setting = ? AND block BETWEEN ? AND ? "
-                    "ORDER BY block",
+                    f"SELECT block, games, outcomes, seconds, {kept} FROM blocks WHERE setting = ? "
+                    "AND block BETWEEN ? AND ? ORDER BY block",
                     (setting.key(), start // BLOCK, (end - 1) // BLOCK),
                 ).fetchall()
         except sqlite3.DatabaseError as error:  # another kind of file
             raise ValueError(f"{self.path} is not an SQLite file of games ({error})") from None
         if not rows:
             return empty
-        index = np.concatenate([np.arange(block * BLOCK, block * BLOCK + n, dtype=np.int64) for block, n, _, _ in rows])
-        codes = np.concatenate([np.frombuffer(_unpack(o, n), "<u4") for _, n, o, _ in rows]).astype(np.int64)
-        seconds = np.concatenate([np.frombuffer(_unpack(t, n), "<f4") for _, n, _, t in rows]).astype(np.float64)
-        games = Games(index, (codes & 1).astype(np.bool_), codes >> 1, seconds)
+
+        def column(at: int, kind: str) -> np.ndarray:  # a column of every row, read as ``kind``; NaN where NULL
+            return np.concatenate(
+                [
+                    np.full(row[1], np.nan) if row[at] is None else np.frombuffer(_unpack(row[at], row[1]), kind)
+                    for row in rows
+                ]
+            )
+
+        index = np.concatenate([np.arange(row[0] * BLOCK, row[0] * BLOCK + row[1], dtype=np.int64) for row in rows])
+        codes = column(2, "<u4").astype(np.int64)
+        games = Games(
+            index,
+            (codes & 1).astype(np.bool_),
+            codes >> 1,
+            column(3, "<f4").astype(np.float64),
+            column(4, "<f4").astype(np.float64),
+            column(5, "<f4").astype(np.float64),
+        )
         return games.where((start <= index) & (index < end))
 
     def luck(self, setting: Setting, entries: Iterable[dict] | None = None) -> LuckSums | None:
         """The rows that keep their games' luck, summed: those within the setting's games (a row's sums are
-        of its games all, so a row that reaches past them, or begins before them, is left out). The rows, not
-        ``entries``: ``load`` gives no game's luck."""
+        of its games all, so a row that reaches past them, or begins before them, is left out). The rows'
+        sums, not ``entries`` nor the games' own luck: they are float64, the games' float32."""
         if not self.path.exists():
             return None
         with closing(sqlite3.connect(self.path)) as db:
@@ -282,14 +316,18 @@ class Blocks(Store):
         outcomes = _pack(np.array([e["guesses"] * 2 + e["won"] for e in entries], "<u4").tobytes())
         seconds = _pack(np.array([e["seconds"] for e in entries], "<f4").tobytes())
         luck = LuckSums.of(entries)
+        each: list[bytes | None] = [None, None]  # each game's value and control, where every game kept them
+        if luck is not None:
+            each = [_pack(np.array([e[k] for e in entries], "<f4").tobytes()) for k in ("value", "control")]
         with closing(sqlite3.connect(self.path)) as db, db:
             db.execute("PRAGMA page_size = 16384")  # a new file's: rows of ~2.5 kB waste little of a page
             db.execute(self.SCHEMA)
-            if "luck" not in _columns(db):  # a file from before the column
-                db.execute("ALTER TABLE blocks ADD COLUMN luck BLOB")
+            for name in self.LUCK_COLUMNS:
+                if name not in _columns(db):  # a file from before the column
+                    db.execute(f"ALTER TABLE blocks ADD COLUMN {name} BLOB")
             db.execute(
-                "INSERT OR REPLACE INTO blocks (setting, block, games, wins, outcomes, seconds, luck) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO blocks (setting, block, games, wins, outcomes, seconds, luck, luck_values, "
+                "luck_controls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     setting.key(),
                     block,
@@ -298,6 +336,7 @@ class Blocks(Store):
                     outcomes,
                     seconds,
                     None if luck is None else luck.packed(),
+                    *each,
                 ),
             )
 

@@ -109,10 +109,11 @@ def test_block_rows_are_stored_compressed_and_raw_rows_still_read(tmp_path, monk
     assert results._pack(noise) == noise and results._unpack(noise, 1000) == noise
 
 
-def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain_the_column(tmp_path, monkeypatch):
-    """Each game's luck (moves.Luck) is saved with it: a line each in JSON lines, summed in each block row of an
-    SQLite file; both files give the same sums, over whole blocks within the setting's games only. A file whose
-    table has no luck column gains it with the next row written, its older rows none."""
+def test_stored_games_keep_their_luck_and_files_from_before_gain_the_columns(tmp_path, monkeypatch):
+    """Each game's luck (moves.Luck) is saved with it: a line each in JSON lines; in each block row of an SQLite
+    file summed, and game by game as float32. Both files give the same sums, over whole blocks within the
+    setting's games only. A file whose table has no luck columns gains them with the next row written, its older
+    rows none."""
     monkeypatch.setattr(results, "BLOCK", 4)
     setting = Setting("twostep", "9x9", 10, games=10, seed=8, first_click="safe", first="0,0")
     in_lines = run(setting, tmp_path / "games.jsonl", parallel=False, progress=False)
@@ -130,6 +131,11 @@ def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain
     assert blocks.value_mean == pytest.approx(lines.value_mean) and blocks.products == pytest.approx(lines.products)
     assert blocks.control_mean * 10 == pytest.approx(sum(e["control"] for e in entries))
     assert (in_lines.luck, in_blocks.luck) == (lines, blocks)  # what run's summaries carry
+    kept = experiments.load_games(tmp_path / "games.sqlite", setting)  # and game by game, as float32
+    assert kept.lucky.all() and kept.index.tolist() == list(range(10))
+    assert kept.value.tolist() == [float(np.float32(e["value"])) for e in entries]
+    assert kept.control.tolist() == [float(np.float32(e["control"])) for e in entries]
+    assert load(tmp_path / "games.sqlite", setting)[3]["control"] == kept.control[3]
     first_eight = results.open_results(tmp_path / "games.sqlite").luck(replace(setting, games=9))
     assert first_eight is not None and first_eight.games == 8  # block 2 (games 8, 9) reaches past game 8
     # a file from before: its rows without luck
@@ -154,6 +160,8 @@ def test_stored_games_keep_their_luck_summed_by_block_and_files_from_before_gain
     assert later is not None and later.games == 6
     assert later.control_mean * 6 == pytest.approx(sum(e["control"] for e in entries[4:]))
     assert outcomes(old, setting) == outcomes(tmp_path / "games.jsonl", setting)
+    assert experiments.load_games(old, setting).lucky.tolist() == [False] * 4 + [True] * 6
+    assert "value" not in load(old, setting)[3] and load(old, setting)[4]["value"] == kept.value[4]
 
 
 def test_stored_games_as_arrays_are_the_stored_games_from_any_game_to_any_other(tmp_path, monkeypatch):
@@ -164,7 +172,7 @@ def test_stored_games_as_arrays_are_the_stored_games_from_any_game_to_any_other(
     for name in ("games.sqlite", "games.jsonl"):
         path = tmp_path / name
         run(setting, path, parallel=False, progress=False)
-        fields = ("index", "won", "guesses", "seconds")  # (a line keeps its setting too)
+        fields = ("index", "won", "guesses", "seconds", "value", "control")  # (a line keeps its setting too)
         stored = {i: {k: e[k] for k in fields} for i, e in load(path, setting).items()}
         assert experiments.load_games(path, setting).entries() == stored
         assert experiments.summarize(experiments.load_games(path, setting)) == experiments.summarize(
