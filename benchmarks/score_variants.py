@@ -45,9 +45,12 @@ before the second look; with ``--player-options`` on top) with the change plays 
 setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
 million-game run), and each game is compared with the stored run: the difference of the win rates with
 its 95% interval, the games only one of them won, and the games played otherwise (won or guesses not as
-stored: a replay of the stored run would fail there). ``zero:0``, ``progress:4``, ``small:0`` and
-``third:0`` play the stored games again, each as stored. The measurements in ``benchmarks/README.md`` are
-``--games 100000`` (``uncertain``: 10,000). For reading, not asserting.
+stored: a replay of the stored run would fail there). Where the stored run kept each game's luck (runs stored
+since 2026-11-29: ``--stored results/long/expert_safe_2026-11-29.sqlite --stored-options "" --start 1000000``),
+the difference with the luck taken out too ("luck out", ``strength.luck_difference``: about half as wide).
+``zero:0``, ``progress:4``, ``small:0`` and ``third:0`` play the stored games again, each as stored. The
+measurements in ``benchmarks/README.md`` are ``--games 100000`` (``uncertain``: 10,000). For reading, not
+asserting.
 """
 
 import argparse
@@ -62,9 +65,10 @@ from minelib import strength
 from minelib.analysis import Analysis
 from minelib.board import UNOPENED, Board, Cell
 from minelib.game import Game
-from minelib.moves import Move
+from minelib.moves import Move, luck
 from minelib.players import parse_options
 from minelib.report import text_table
+from minelib.results import Games
 from minelib.twostep import TwoStepPlayer, TwoStepRun, _open_cells, _settled
 
 
@@ -321,14 +325,22 @@ DEFAULT_VARIANTS = ["zero:1/100", "progress:inf"]  # without arguments (make ben
 
 def play_chunk(
     setting: ex.Setting, indices: list[int], run: type[TwoStepRun], value: float, options: str
-) -> list[tuple[int, bool, int]]:
-    """Per game: its index, whether the player with the variant won it, and its guesses."""
+) -> list[tuple[int, bool, int, float, float]]:
+    """Per game: its index, whether the player with the variant won it, its guesses, and its luck's value
+    and control (``moves.luck``), rounded to float32 as a block row keeps the stored run's."""
     player = VariantPlayer(run, value, options)
-    return [
-        (index, record.won, record.guesses)
-        for index in indices
-        for record in [player.play(*ex.setting_game(setting, index))]
-    ]
+    rows = []
+    for index in indices:
+        record = player.play(*ex.setting_game(setting, index), log=True)
+        found = luck(record.moves, record.won)
+        rows.append((index, record.won, record.guesses, *(float(np.float32(x)) for x in (found.value, found.control))))
+    return rows
+
+
+def _float32(entry: dict) -> dict:
+    """A stored game's record with its luck, if kept, rounded to float32 (a block row's; a line keeps float64)."""
+    kept = {k: float(np.float32(entry[k])) for k in ("value", "control") if k in entry}
+    return entry | kept
 
 
 def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
@@ -375,13 +387,17 @@ def main() -> None:
     missing = [i for i in range(args.start, args.start + args.games) if i not in stored]
     if missing:
         parser.error(f"{args.stored} does not hold game {missing[0]} of this setting (nor {len(missing) - 1} others)")
+    base_games = Games.of(_float32(stored[i]) for i in range(args.start, args.start + args.games))
     table = []
     for text, run, value in variants:
         rows = map_chunks(play_chunk, setting, args, run, value, options)
-        won = [w for _, w, _ in rows]
-        base = [stored[i]["won"] for i, _, _ in rows]
-        otherwise = sum((w, g) != (stored[i]["won"], stored[i]["guesses"]) for i, w, g in rows)
+        won = [w for _, w, _, _, _ in rows]
+        base = [stored[i]["won"] for i, _, _, _, _ in rows]
+        otherwise = sum((w, g) != (stored[i]["won"], stored[i]["guesses"]) for i, w, g, _, _ in rows)
         diff = [int(a) - int(b) for a, b in zip(won, base)]
+        played = Games.of({"index": i, "won": w, "guesses": g, "seconds": 0.0, "value": v, "control": c}
+                          for i, w, g, v, c in rows)  # fmt: skip
+        luck_out = strength.luck_difference(played, base_games)
         table.append(
             {
                 "variant": text,
@@ -389,6 +405,7 @@ def main() -> None:
                 "wins": sum(won),
                 "stored wins": sum(base),
                 "difference": strength.paired_text(won, base),
+                **({} if luck_out is None else {"luck out": strength.interval_text(*luck_out[:2])}),
                 "won only here": diff.count(1),
                 "lost only here": diff.count(-1),
                 "played otherwise": otherwise,

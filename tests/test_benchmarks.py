@@ -166,11 +166,29 @@ def test_a_change_is_measured_against_the_stored_run_named_with_its_players_opti
         assert rows[variant][1:4] == ["2", rows[variant][3], rows[variant][3]]  # games, wins as stored
         assert rows[variant][-1] == "0"  # none played otherwise
     assert rows["third:inf"][1] == "2" and rows["third:inf"][-1] == "1"  # one played otherwise
+    assert "luck out" not in done.stdout  # a run stored before its games kept their luck
     arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0", *today]
     done = run_script("advantage.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "against the player with (defaults)" in done.stdout
     assert "won games against results/long/expert_safe_2026-11-28.sqlite" in done.stdout
+
+
+def test_a_change_is_measured_with_the_luck_out_against_a_stored_run_that_kept_each_games_luck(tmp_path):
+    """Against a stored run whose games kept their luck (here a file of lines, float64), score_variants.py gives
+    the difference with the luck out too: exactly nothing for a variant that plays every game as stored."""
+    from minelib import experiments as ex
+
+    stored = tmp_path / "stored.jsonl"
+    ex.run(ex.record_setting("expert", "safe", "0,0", 3, start=100041), stored, parallel=False, progress=False)
+    arguments = ["--start", "100041", "--games", "3", "--workers", "1", "--stored", str(stored), "--stored-options", ""]
+    done = run_script("score_variants.py", *arguments, "zero:0", "third:inf")
+    assert done.returncode == 0, done.stderr[-2000:]
+    header = next(line for line in done.stdout.splitlines() if line.startswith("variant"))
+    assert header.split()[6:8] == ["luck", "out"]  # after "difference"
+    rows = {line.split()[0]: line for line in done.stdout.splitlines() if line.startswith(("zero", "third"))}
+    assert rows["zero:0"].count("+0.000% [+0.000%, +0.000%]") == 2  # the won games' difference, and the luck out
+    assert rows["third:inf"].split()[-1] == "1"  # (game 100,042 played otherwise)
 
 
 def test_against_optimal_sums_the_distances_only_when_every_board_is_in_the_table():

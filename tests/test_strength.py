@@ -3,6 +3,7 @@
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from minelib.game import Game
 from minelib.moves import Luck, Move, luck
 from minelib.player_value import allowed_layouts
 from minelib.players import PLAYERS, make_player
+from minelib.results import Games
 from tests.test_experiments import outcomes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,6 +49,32 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert untimed(strength.paired_rows(apart, settings)) == untimed([base, variant])
     with pytest.raises(ValueError, match="3 results files for 2 settings"):
         strength.paired_rows(apart + [path], settings)
+    # the games kept their luck: the difference with it taken out, each game's values and controls differenced
+    kept = [experiments.load_games(path, s) for s in settings]
+    diff = [b - a for a, b in zip(kept[0].value.tolist(), kept[1].value.tolist())]
+    control = [b - a for a, b in zip(kept[0].control.tolist(), kept[1].control.tolist())]
+    assert any(control) and variant["luck out"] == strength.controlled_text(diff, control)
+    assert base["luck out"] == "+0.000% [+0.000%, +0.000%]"
+    unkept = [Games.of({k: e[k] for k in ("index", "won", "guesses", "seconds")} for e in g.entries().values())
+              for g in kept]  # fmt: skip
+    assert "luck out" not in strength.stored_paired_rows(unkept, settings)[1]  # games stored before they kept it
+
+
+def test_a_difference_with_the_luck_out_by_hand():
+    def games(values, controls):
+        n = len(values)
+        return Games(np.arange(n), np.zeros(n, bool), np.ones(n, np.int64), np.zeros(n), np.array(values, float),
+                     np.array(controls, float))  # fmt: skip
+
+    # differences of values 3, -1, 1, 0 and of controls 1, -1, 0, 0 (controlled_difference by hand, above)
+    changed, base = games([3.5, 0, 1, 1], [1, 0, 2, 0]), games([0.5, 1, 0, 1], [0, 1, 2, 0])
+    mean, half, slope = strength.luck_difference(changed, base)
+    assert (mean, slope) == (0.75, 2) and half == pytest.approx(1.959964 * (3 / 16) ** 0.5 / 2)
+    assert strength.luck_difference(games([1, 0], [0.5, 0]), games([1, float("nan")], [0.5, float("nan")])) is None
+    assert strength.luck_difference(games([], []), games([], [])) is None
+    other = games([1, 0, 1], [0, 0, 0])
+    with pytest.raises(ValueError, match="not the same games"):
+        strength.luck_difference(other, replace(other, index=np.array([0, 1, 3])))
 
 
 @given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
