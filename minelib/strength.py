@@ -292,6 +292,17 @@ def luck_difference(games: Games, base: Games) -> tuple[float, float, float] | N
     return controlled_difference(diff, control)
 
 
+def pooled(estimates: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """One estimate of a rate from independent ones (different games of the same player), each a mean and the
+    half width of its 95% interval (``LuckSums.rate``, a won games' rate): their means weighted by one over
+    their variances, and the half width of the pooled interval."""
+    if not estimates or any(half <= 0 for _, half in estimates):
+        raise ValueError("pooling needs one estimate or more, each with an interval of some width")
+    weights = [1 / half**2 for _, half in estimates]
+    total = sum(weights)
+    return sum(w * mean for w, (mean, _) in zip(weights, estimates)) / total, 1 / math.sqrt(total)
+
+
 def paired_difference(won: Sequence[bool], base: Sequence[bool]) -> tuple[float, float]:
     """The mean of ``won - base`` over paired games (the same game played two ways), and the half
     width of its 95% interval."""
@@ -388,6 +399,7 @@ __all__ = [
     "paired_text",
     "phase_rows",
     "play_guesses",
+    "pooled",
     "record_rows",
     "stored_paired_rows",
     "stored_summary",

@@ -60,6 +60,18 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert "luck out" not in strength.stored_paired_rows(unkept, settings)[1]  # games stored before they kept it
 
 
+def test_independent_estimates_pooled_by_hand():
+    # two of the same width: their mean, the width over the root of two; one four times as precise weighs 16 times
+    mean, half = strength.pooled([(0.40, 0.02), (0.42, 0.02)])
+    assert mean == pytest.approx(0.41) and half == pytest.approx(0.02 / 2**0.5)
+    mean, half = strength.pooled([(0.40, 0.04), (0.42, 0.01)])
+    assert mean == pytest.approx((0.40 + 16 * 0.42) / 17) and half == pytest.approx(0.04 / 17**0.5)
+    assert strength.pooled([(0.3, 0.1)]) == (0.3, 0.1)
+    for bad in ([], [(0.4, 0.0)]):
+        with pytest.raises(ValueError, match="pooling needs one estimate or more"):
+            strength.pooled(bad)
+
+
 def test_a_difference_with_the_luck_out_by_hand():
     def games(values, controls):
         n = len(values)
