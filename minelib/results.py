@@ -2,11 +2,11 @@
 
 Two formats, chosen by the file's name: JSON lines (one game a line, appended the moment it is
 back: small runs, readable) and SQLite blocks (``*.sqlite`` or ``*.db``: long runs, ``BLOCK`` games
-a row, compressed, about 5.5 bytes a game). ``open_results(path)`` gives the file's ``Store``: its
-``load`` gives a setting's stored games by index (``games``: the same as arrays, ``Games``, fast on
-a million), ``tasks`` splits the missing ones into the pieces a
-worker plays, ``save`` writes a finished piece. A setting is told apart by its key
-(``experiments.Setting.key``): one file holds many settings.
+a row, compressed, about 8.5 bytes a game in the file, 14.5 with each game's luck).
+``open_results(path)`` gives the file's ``Store``: its ``load`` gives a setting's stored games by
+index (``games``: the same as arrays, ``Games``, fast on a million), ``tasks`` splits the missing
+ones into the pieces a worker plays, ``save`` writes a finished piece. A setting is told apart by its
+key (``experiments.Setting.key``): one file holds many settings.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ class Games:
         """The games as records by index, as ``Store.load`` gives them (value and control where kept)."""
         rows = zip(*(a.tolist() for a in (self.index, self.won, self.guesses, self.seconds, self.value, self.control)))
         return {
-            i: {"index": i, "won": w, "guesses": g, "seconds": t} | ({} if v != v else {"value": v, "control": c})
+            i: {"index": i, "won": w, "guesses": g, "seconds": t}
+            | ({} if math.isnan(v) else {"value": v, "control": c})
             for i, w, g, t, v, c in rows
         }
 
@@ -219,13 +220,14 @@ class Blocks(Store):
     Game i belongs to block i // BLOCK; a worker plays a block whole and its row is written in
     one transaction when it is back, so a stopped run loses at most the blocks in flight. A row
     keeps each game's outcome (``guesses * 2 + won``, uint32) and seconds (float32), each column
-    zlib-compressed (``_pack``): about 5.5 bytes a game on disk (the outcomes shrink sixfold, the
-    seconds hardly), a million games in about 5.5 MB. Rows written raw (8 bytes a game, as before
-    compression) read the same. Since 2026-11-29 a row keeps its games' luck too: summed (``luck``,
-    ``LuckSums``, 40 bytes: a run's rate with the luck out, read fast) and, since the same day's afternoon,
-    game by game (``luck_values`` and ``luck_controls``, float32 as the seconds, about 5 bytes a game more:
-    a paired comparison with the luck out needs each game's). These columns are NULL in the rows written
-    before, and a file from before them gains them when a row is next written."""
+    zlib-compressed (``_pack``): about 4.7 bytes a game (the outcomes shrink fourfold, the seconds
+    hardly), 8.5 in the file with the pages' slack (the expert long run: a million games in 8.5 MB).
+    Rows written raw (8 bytes a game, as before compression) read the same. Since 2026-11-29 a row keeps
+    its games' luck too: summed (``luck``, ``LuckSums``, 40 bytes: a run's rate with the luck out, read
+    fast) and game by game (``luck_values`` and ``luck_controls``, float32 as the seconds: a paired
+    comparison with the luck out needs each game's; on expert 1.2 and 3.0 bytes a game, 14.5 in the file:
+    half a million games in 7.2 MB). These columns are NULL in the rows written before, and a file from
+    before them gains them when a row is next written."""
 
     SCHEMA = (
         "CREATE TABLE IF NOT EXISTS blocks (setting TEXT NOT NULL, block INTEGER NOT NULL, "
