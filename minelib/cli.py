@@ -186,8 +186,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--size", required=True, help="board size HxW")
     play.add_argument("--mines", type=int, help="number of mines")
     play.add_argument("--density", type=float, help="mine density in (0, 1) instead of --mines")
-    play.add_argument("--games", type=int, help="number of games (default 10, or every layout of --boards)")
+    play.add_argument(
+        "--games", type=int, help="number of games (default 10, or every layout of --boards from --start)"
+    )
     play.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    play.add_argument(
+        "--start",
+        type=int,
+        default=0,
+        help="the first game's number (default 0): games START to START+N-1, e.g. a long run's next part in a "
+        "results file of its own (an .sqlite file's blocks of 500 games: a multiple of 500)",
+    )
     play.add_argument(
         "--first-click",
         choices=FIRST_CLICK_RULES,

@@ -208,9 +208,13 @@ def play_command(args) -> None:
         raise ValueError("give --mines K or --density D (one of them)")
     mines = args.mines if args.mines is not None else mines_for_density(size, args.density)
     boards = _read_layouts(args.boards) if args.boards else ()
-    games = args.games if args.games is not None else (len(boards) or 10)
+    if boards and args.start >= len(boards):
+        raise ValueError(
+            f"--start {args.start}: the boards file holds only {len(boards)} layouts (games 0 to {len(boards) - 1})"
+        )
+    games = args.games if args.games is not None else ((len(boards) - args.start) if boards else 10)
     setting = experiments.Setting(
-        args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards, args.options
+        args.player, str(size), mines, games, args.seed, args.first_click, args.first, boards, args.options, args.start
     )
     with _cluster(args.scheduler) as client:
         summary = experiments.run(

@@ -396,6 +396,21 @@ def test_play_command(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(
         f"zdd on 4x4 with 2 mines, first click random (safe): {replayed.wins}/2 won"
     )
+    # --start: the games from there, the library's; with --boards, the layouts from there
+    argv = ["play", "--size", "9x9", "--mines", "10", "--games", "2", "--start", "3", "--serial", "--json"]
+    assert main([*argv, "--results", str(tmp_path / "later.jsonl")]) == 0
+    out = json.loads(capsys.readouterr().out)
+    later = [json.loads(line) for line in (tmp_path / "later.jsonl").read_text().splitlines()]
+    assert [g["index"] for g in later] == [3, 4] and out["wins"] == sum(g["won"] for g in later)
+    assert (later[0]["won"], later[0]["guesses"], later[0]["value"]) == (stored[3]["won"], stored[3]["guesses"],
+                                                                       stored[3]["value"])  # fmt: skip
+    library = run(Setting("twostep", "9x9", 10, games=2, seed=0, start=3), parallel=False, progress=False)
+    assert (out["wins"], out["luck_out"]["rate"]) == (library.wins, library.luck.rate()[0])
+    argv = ["play", "--size", "4x4", "--mines", "2", "--boards", str(boards), "--first-click", "safe", "--serial"]
+    assert main([*argv, "--player", "zdd", "--start", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 1  # the second layout alone
+    assert main([*argv, "--start", "2"]) == 2
+    assert "--start 2: the boards file holds only 2 layouts (games 0 to 1)" in capsys.readouterr().err
 
 
 def test_play_with_player_options_into_an_sqlite_file(tmp_path, capsys):
@@ -441,12 +456,15 @@ def test_play_help_reads_as_written(capsys):
         (["--size", "9x9", "--density", "2"], "density"),
         (["--size", "4x4", "--mines", "2", "--boards", "/nonexistent"], "cannot read"),
         (["--size", "9x9", "--mines", "9", "--options", "dead"], "player option 'dead'"),
+        (["--size", "9x9", "--mines", "9", "--start", "-2"], "the first game's number must be a non-negative integer"),
+        (["--size", "9x9", "--mines", "9", "--start", "250", "--results", "{tmp}/r.sqlite"], "not at game 250"),
     ],
 )
-def test_play_command_errors(argv, message, capsys):
-    assert main(["play", *argv]) == 2
+def test_play_command_errors(argv, message, capsys, tmp_path):
+    assert main(["play", *[a.format(tmp=tmp_path) for a in argv]]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r.sqlite").exists()  # nothing half-written
 
 
 def test_a_results_file_that_cannot_take_games_is_refused_before_any_is_played(tmp_path, capsys, monkeypatch):
