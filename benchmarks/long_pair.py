@@ -9,9 +9,12 @@ paired difference, in all and by blocks of games.
 For reading a long run while it grows (``make long-runs``; it can be read while it writes): on the
 games both files hold, each run's wins and rate with its 95% interval, and the other's rate minus the
 base's with a 95% interval from the paired differences (``strength.stored_paired_rows``); then that
-difference block by block, the last block as long as the games go. The defaults are the two long runs
-of expert with a safe first click: the defaults before the second look (``second=0``), and the second look
-with the endgame from 20,000 layouts.
+difference block by block, the last block as long as the games go; where every game of both kept its luck,
+the difference with it taken out too ("luck out", ``strength.luck_difference``). The defaults are the two long
+runs of expert with a safe first click: the defaults before the second look (``second=0``), and the second look
+with the endgame from 20,000 layouts. Today's defaults' next games against the defaults before, each game's
+luck kept: ``--games 1500000 --base results/long/expert_safe_deep_2026-11-29.sqlite --other
+results/long/expert_safe_2026-11-29.sqlite --options ""``.
 """
 
 import argparse
@@ -67,6 +70,7 @@ def main() -> None:
                 "other wins": other_row["wins"],
                 "base wins": base_row["wins"],
                 "other - base": other_row["vs base"],
+                **({"luck out": other_row["luck out"]} if "luck out" in other_row else {}),
             }
         )
     print(text_table(blocks))
