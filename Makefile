@@ -128,7 +128,8 @@ records: install
 # on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
 # games are the record run's; about 5 hours on two cores), and their next half million, games 1,000,000 on, in a
 # file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the first would pass 10 MB; each game's luck kept,
-# so that half a million fill one file).
+# so that half a million fill one file), and the defaults before on the same games (LONG_DEEP_NEXT_RUNS, --options
+# second=0, file named _deep_2026-11-29): the second look game by game with the luck taken out.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -139,6 +140,7 @@ LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
 LONG_LOOK_RUNS := expert:safe:1000000
 LONG_LOOK_NEXT_RUNS := expert:safe:500000
+LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -156,6 +158,7 @@ long-runs: install
 	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
 	$(call long_runs,$(LONG_LOOK_RUNS),,_2026-11-28)
 	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),,_2026-11-29,1000000)
+	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0,_deep_2026-11-29,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

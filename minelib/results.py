@@ -2,7 +2,7 @@
 
 Two formats, chosen by the file's name: JSON lines (one game a line, appended the moment it is
 back: small runs, readable) and SQLite blocks (``*.sqlite`` or ``*.db``: long runs, ``BLOCK`` games
-a row, compressed, about 8.5 bytes a game in the file, 14.5 with each game's luck).
+a row, compressed, about 8.5 bytes a game in the file, 11.4 with each game's luck).
 ``open_results(path)`` gives the file's ``Store``: its ``load`` gives a setting's stored games by
 index (``games``: the same as arrays, ``Games``, fast on a million), ``tasks`` splits the missing
 ones into the pieces a worker plays, ``save`` writes a finished piece. A setting is told apart by its
@@ -225,8 +225,8 @@ class Blocks(Store):
     Rows written raw (8 bytes a game, as before compression) read the same. Since 2026-11-29 a row keeps
     its games' luck too: summed (``luck``, ``LuckSums``, 40 bytes: a run's rate with the luck out, read
     fast) and game by game (``luck_values`` and ``luck_controls``, float32 as the seconds: a paired
-    comparison with the luck out needs each game's; on expert 1.2 and 3.0 bytes a game, 14.5 in the file:
-    half a million games in 7.2 MB). These columns are NULL in the rows written before, and a file from
+    comparison with the luck out needs each game's; on expert 1.2 and 3.0 bytes a game, 11.4 in the file:
+    half a million games in 5.7 MB). These columns are NULL in the rows written before, and a file from
     before them gains them when a row is next written."""
 
     SCHEMA = (
