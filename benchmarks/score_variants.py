@@ -327,20 +327,14 @@ def play_chunk(
     setting: ex.Setting, indices: list[int], run: type[TwoStepRun], value: float, options: str
 ) -> list[tuple[int, bool, int, float, float]]:
     """Per game: its index, whether the player with the variant won it, its guesses, and its luck's value
-    and control (``moves.luck``), rounded to float32 as a block row keeps the stored run's."""
+    and control (``moves.luck``)."""
     player = VariantPlayer(run, value, options)
     rows = []
     for index in indices:
         record = player.play(*ex.setting_game(setting, index), log=True)
         found = luck(record.moves, record.won)
-        rows.append((index, record.won, record.guesses, *(float(np.float32(x)) for x in (found.value, found.control))))
+        rows.append((index, record.won, record.guesses, float(found.value), float(found.control)))
     return rows
-
-
-def _float32(entry: dict) -> dict:
-    """A stored game's record with its luck, if kept, rounded to float32 (a block row's; a line keeps float64)."""
-    kept = {k: float(np.float32(entry[k])) for k in ("value", "control") if k in entry}
-    return entry | kept
 
 
 def parse_variant(text: str) -> tuple[type[TwoStepRun], float]:
@@ -387,7 +381,7 @@ def main() -> None:
     missing = [i for i in range(args.start, args.start + args.games) if i not in stored]
     if missing:
         parser.error(f"{args.stored} does not hold game {missing[0]} of this setting (nor {len(missing) - 1} others)")
-    base_games = Games.of(_float32(stored[i]) for i in range(args.start, args.start + args.games))
+    base_games = Games.of(stored[i] for i in range(args.start, args.start + args.games))
     table = []
     for text, run, value in variants:
         rows = map_chunks(play_chunk, setting, args, run, value, options)
