@@ -28,6 +28,7 @@ TINY = {
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
     "luck.py": ["--games", "3", "--workers", "1", "--stored", "results/long/expert_safe_2026-11-28.sqlite"],
+    "luck_controls.py": ["--games", "4", "--workers", "1"],
     "long_pair.py": ["--level", "beginner", "--games", "50000", "--base", RECORDS, "--other", RECORDS, "--options="],
     "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
     "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
@@ -93,6 +94,23 @@ def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(t
     assert altered.returncode == 1 and "1 games not as" in altered.stdout and "the first 7" in altered.stdout
     other = run_script("luck.py", *games, "--stored", long_run, "--options", "second=0")
     assert other.returncode == 2 and "does not hold game 0" in other.stderr
+
+
+def test_luck_controls_fits_each_half_of_the_games_on_the_other(monkeypatch):
+    """luck_controls.py's cross-fitted controls: values made of the controls and a constant are left with the
+    constant alone, whichever half fits them; a value the controls do not hold keeps its spread."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from luck_controls import cross_fitted
+
+    from minelib import strength
+
+    rng = np.random.default_rng(7)
+    controls = rng.normal(size=(40, 2))
+    mean, half, slopes = cross_fitted(0.4 + controls @ np.array([2.0, -1.0]), controls)
+    assert mean == pytest.approx(0.4) and half == pytest.approx(0, abs=1e-9)
+    assert slopes == pytest.approx([2.0, -1.0])
+    noise = rng.normal(size=40)
+    assert cross_fitted(noise, controls)[1] > 0.8 * strength.mean_difference(noise.tolist())[1]
 
 
 def test_records_goes_on_from_a_game_where_a_block_starts(tmp_path):
