@@ -126,10 +126,11 @@ records: install
 # the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
 # the time (benchmarks/README.md), not worth a million. Last, the defaults since 2026-11-28 (the second look)
 # on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
-# games are the record run's; about 5 hours on two cores), and their next half million, games 1,000,000 on, in a
+# games are the record run's; about 5 hours on two cores), and their next 750,000 games, games 1,000,000 on, in a
 # file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the first would pass 10 MB; each game's luck kept,
-# so that half a million fill one file), and the defaults before on the same games (LONG_DEEP_NEXT_RUNS, --options
-# second=0, file named _deep_2026-11-29): the second look game by game with the luck taken out.
+# 11.4 bytes a game, so that 750,000 fill 8.6 MB; about 2.6 hours on two cores), and the defaults before on the same
+# games (LONG_DEEP_NEXT_RUNS, --options second=0, file named _deep_2026-11-29): the second look game by game with the
+# luck taken out.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -139,7 +140,7 @@ LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
 LONG_LOOK_RUNS := expert:safe:1000000
-LONG_LOOK_NEXT_RUNS := expert:safe:500000
+LONG_LOOK_NEXT_RUNS := expert:safe:750000
 LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
