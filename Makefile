@@ -128,9 +128,9 @@ records: install
 # on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
 # games are the record run's; about 5 hours on two cores), and their next 750,000 games, games 1,000,000 on, in a
 # file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the first would pass 10 MB; each game's luck kept,
-# 11.4 bytes a game, so that 750,000 fill 8.6 MB; about 2.6 hours on two cores), and the defaults before on the same
-# games (LONG_DEEP_NEXT_RUNS, --options second=0, file named _deep_2026-11-29): the second look game by game with the
-# luck taken out.
+# 11.4 bytes a game, so that 750,000 fill 8.5 MB; about 2.5 hours on two cores), and the defaults before on the same
+# games (LONG_DEEP_NEXT_RUNS, --options second=0, file named _deep_2026-11-29; about an hour): the second look game by
+# game with the luck taken out.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \

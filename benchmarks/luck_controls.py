@@ -56,11 +56,14 @@ def game_terms(setting: ex.Setting, index: int) -> tuple[float, float, np.ndarra
         if move.kind == "flag":
             replay.flag(move.cell)
             continue
-        if move.certain or move.mine_probability is None:
+        if move.certain:
             replay.open(move.cell)
             continue
         if move.win_probability is not None:
             break  # the endgame's value takes the rest in (``moves.Luck``)
+        if move.mine_probability is None:  # (a guess whose probability the player did not give: no term, as there)
+            replay.open(move.cell)
+            continue
         p, share = float(move.mine_probability), np.count_nonzero(replay.values >= 0) / safe_cells
         outlooks = analyzer.outlook(replay.board, move.cell)
         total = sum(o.count for o in outlooks.values())
@@ -128,13 +131,12 @@ def main() -> None:
     values = np.array([r[1] for r in rows])
     terms = np.array([r[2] for r in rows])
     plain = strength.mean_difference(won.tolist())[1]
-    kept = None
     table = [{"controls": "none (won games)", "rate": f"{won.mean():.3%}", "95% interval": f"±{plain:.3%}",
               "width": "1.000", "against today's": "", "slopes": ""}]  # fmt: skip
+    kept = cross_fitted(values, terms[:, :1])[1]  # the control kept today: the first of TERMS alone
     for name, chosen in SETS.items():
         columns = [TERMS.index(t) for t in chosen]
         mean, half, slopes = cross_fitted(values, terms[:, columns])
-        kept = kept or half
         table.append({
             "controls": f"{name}: {', '.join(chosen)}",
             "rate": f"{mean:.3%}",
