@@ -32,6 +32,7 @@ from minelib.analysis import Analyzer
 from minelib.moves import luck
 from minelib.players import make_player
 from minelib.report import text_table
+from minelib.twostep import blended_safety
 
 TERMS = ("mine", "mine * open", "blend", "certain", "safest")
 SETS = {
@@ -47,10 +48,15 @@ def game_terms(setting: ex.Setting, index: int) -> tuple[float, float, np.ndarra
     """Game ``index`` played with its moves logged: won or not, its value, and its sums of each of ``TERMS``
     over its guesses before the endgame's (the first equal to ``moves.luck``'s control, checked)."""
     game, first = ex.setting_game(setting, index)
-    record = make_player(setting.player, setting.options).play(game, first, log=True)
+    player = make_player(setting.player, setting.options)
+    record = player.play(game, first, log=True)
     mines = game.layout()
     replay, _ = ex.setting_game(setting, index)
-    analyzer, safe_cells = Analyzer(setting.mines), replay.size.height * replay.size.width - setting.mines
+    analyzer, safe_cells = Analyzer(setting.mines), replay.size.n_cells - setting.mines
+
+    def blended(outlook) -> float:  # the player's own blend
+        return blended_safety(outlook.lowest_risks(2), player.blend)
+
     sums = np.zeros(len(TERMS))
     for move in record.moves:
         if move.kind == "flag":
@@ -73,21 +79,13 @@ def game_terms(setting: ex.Setting, index: int) -> tuple[float, float, np.ndarra
         if not mine:
             replay.open(move.cell)
             shown = replay.value(move.cell)
-            for k, read in enumerate((_blended, _certain, _safest), start=2):
+            for k, read in enumerate((blended, _certain, _safest), start=2):
                 average = sum(o.count / total * read(o) for o in outlooks.values())
                 sums[k] += read(outlooks[shown]) - average
     kept = luck(record.moves, record.won)
     if abs(float(kept.control) - sums[0]) > 1e-9:
         raise AssertionError(f"game {index}: the control summed here, {sums[0]}, is not moves.luck's, {kept.control}")
     return float(record.won), float(kept.value), sums
-
-
-def _blended(outlook) -> float:
-    low = outlook.lowest_risks(2)
-    if not low:
-        return 1.0
-    s1 = 1 - low[0]
-    return (4 * s1 + (1 - low[1] if len(low) > 1 else s1)) / 5
 
 
 def _certain(outlook) -> float:

@@ -16,7 +16,7 @@ before cut=4/5 and the endgame from 5,000 layouts:
 ``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0``; the record runs before the second
 look: ``--options second=0``, and before the deeper look: ``--options deep=0,second=0``). ``--start`` numbers
 the games from there (a multiple of 500, the blocks' size): a long run that would pass 10 MB goes on in a
-file of its own, e.g. today's defaults' next half million, ``--expert 500000 --start 1000000 --levels expert
+file of its own, e.g. today's defaults' next 750,000 games, ``--expert 750000 --start 1000000 --levels expert
 --rules safe --results results/long/expert_safe_2026-11-29.sqlite`` (each game's luck kept, about 11.4 bytes a
 game).
 """

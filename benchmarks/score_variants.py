@@ -69,7 +69,7 @@ from minelib.moves import Move, luck
 from minelib.players import parse_options
 from minelib.report import text_table
 from minelib.results import Games
-from minelib.twostep import TwoStepPlayer, TwoStepRun, _open_cells, _settled
+from minelib.twostep import TwoStepPlayer, TwoStepRun, _open_cells, _settled, blended_safety
 
 
 class VariantPlayer(TwoStepPlayer):
@@ -144,11 +144,7 @@ class UncertainRun(TwoStepRun):
         if not low or low[0] != 0:
             return super()._blended(after)
         certain = len(after.certain_safe)  # their risks, 0, come first: the two after them
-        low = after.lowest_risks(certain + 2)[certain:]
-        if not low:
-            return 1.0
-        s1, s2 = 1 - low[0], 1 - low[-1]
-        return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+        return blended_safety(after.lowest_risks(certain + 2)[certain:], self.player.blend)
 
 
 class JitterRun(TwoStepRun):

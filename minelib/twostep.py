@@ -408,12 +408,18 @@ class TwoStepRun(ForcedFiftyFifties, LookaheadRun):
 
     def _blended(self, after: Outlook | Analysis) -> float:
         """The blended safety of the best next guess after a candidate showed a number."""
-        low = after.lowest_risks(2)
-        if not low:
-            return 1.0  # nothing left that may be safe: the game is won
-        s1 = 1 - low[0]
-        s2 = 1 - low[1] if len(low) > 1 else s1
-        return (self.player.blend * s1 + s2) / (self.player.blend + 1)
+        return blended_safety(after.lowest_risks(2), self.player.blend)
+
+
+def blended_safety(low: list[float], blend: int) -> float:
+    """The blended safety of the best next guess in a position whose lowest mine probabilities are ``low``
+    (safest first, at most two read): ``(blend * s1 + s2) / (blend + 1)``, s2 = s1 where one cell is left,
+    1 where none is (the game is won)."""
+    if not low:
+        return 1.0
+    s1 = 1 - low[0]
+    s2 = 1 - low[1] if len(low) > 1 else s1
+    return (blend * s1 + s2) / (blend + 1)
 
 
 def _open_cells(board: Board) -> int:
@@ -521,4 +527,4 @@ def warm_up() -> None:
         warm_up_latent()
 
 
-__all__ = ["TwoStepPlayer", "TwoStepRun"]
+__all__ = ["TwoStepPlayer", "TwoStepRun", "blended_safety"]
