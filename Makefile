@@ -115,33 +115,38 @@ records: install
 # settings and at beginner with an opening, 500,000 at beginner with a safe first click; each in a
 # file of its own (under 10 MB). About 80, 55, 10 and 10 minutes on two cores; resumable like the
 # record runs. Played with the defaults before cut=4/5 and the endgame from 5,000 layouts (LONG_OPTIONS).
-# Then with the defaults since, before chained 50/50s (LONG_TODAY_RUNS, --options chains=0,deep=0,second=0,
-# files named _2026-11): the expert settings again, intermediate (about 6 and 12 minutes) and beginner (about 3
-# minutes each). Then the same settings with chained 50/50s guessed first, before the deeper look
-# (LONG_CHAINS_RUNS, --options deep=0,second=0, files named _chains; about 25 minutes each on expert, 1.5 to 4.5
-# on the others). Then the deeper look, before the second look (LONG_DEEP_RUNS, --options second=0, files named
-# _deep; about 1.7 hours each on expert, 5 to 20 minutes on the others). And a candidate for the defaults then: the
-# second look with the endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
-# second=1,endgame_compiled=20000, file named _second; about 5 hours on two cores), measured game by game against
-# the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
-# the time (benchmarks/README.md), not worth a million. Last, the defaults since 2026-11-28 (the second look)
-# on expert with a safe first click (LONG_LOOK_RUNS, no options, file named _2026-11-28; its first 100,000
-# games are the record run's; about 5 hours on two cores), and their next 750,000 games, games 1,000,000 on, in a
-# file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the first would pass 10 MB; each game's luck kept,
-# 11.4 bytes a game, so that 750,000 fill 8.5 MB; about 2.5 hours on two cores), and the defaults before on the same
-# games (LONG_DEEP_NEXT_RUNS, --options second=0, file named _deep_2026-11-29; about an hour): the second look game by
-# game with the luck taken out.
+# Every run after them but _second was played with the endgame from 5,000 layouts, the defaults before
+# 2026-11-29 (endgame_compiled=5000 in their options; "..." below). Then with the defaults since, before
+# chained 50/50s (LONG_TODAY_RUNS, --options chains=0,deep=0,second=0,..., files named _2026-11): the expert
+# settings again, intermediate (about 6 and 12 minutes) and beginner (about 3 minutes each). Then the same
+# settings with chained 50/50s guessed first, before the deeper look (LONG_CHAINS_RUNS, --options
+# deep=0,second=0,..., files named _chains; about 25 minutes each on expert, 1.5 to 4.5 on the others). Then
+# the deeper look, before the second look (LONG_DEEP_RUNS, --options second=0,..., files named _deep; about 1.7
+# hours each on expert, 5 to 20 minutes on the others). And a candidate for the defaults then: the second look
+# with the endgame from 20,000 layouts, on expert with a safe first click (LONG_SECOND_RUNS, --options
+# second=1,endgame_compiled=20000, file named _second; about 5 hours on two cores), measured game by game
+# against the _deep run: stopped at 600,000 games, where its edge was a few hundredths of a point at 2.9 times
+# the time (benchmarks/README.md). Its player is today's defaults (2026-11-29). Then the defaults of
+# 2026-11-28 (the second look) on expert with a safe first click (LONG_LOOK_RUNS, --options ..., file named
+# _2026-11-28; its first 100,000 games are their record run's; about 5 hours on two cores), and their next
+# 750,000 games, games 1,000,000 on, in a file of its own (LONG_LOOK_NEXT_RUNS, file named _2026-11-29: the
+# first would pass 10 MB; each game's luck kept, 11.4 bytes a game, so that 750,000 fill 8.5 MB; about 2.5
+# hours on two cores), and the defaults before them on the same games (LONG_DEEP_NEXT_RUNS, --options
+# second=0,..., file named _deep_2026-11-29; about an hour): the second look game by game with the luck out.
+# Last, today's defaults (the endgame from 20,000 layouts, 2026-11-29) on the same games (LONG_ENDGAME_RUNS, no
+# options, file named _endgame; about 2.6 hours on two cores): the endgame game by game with the luck out.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
 	beginner:zero:1000000 beginner:safe:500000
-LONG_TODAY_OPTIONS := chains=0,deep=0,second=0
+LONG_TODAY_OPTIONS := chains=0,deep=0,second=0,endgame_compiled=5000
 LONG_CHAINS_RUNS := $(LONG_TODAY_RUNS)
 LONG_DEEP_RUNS := $(LONG_TODAY_RUNS)
 LONG_SECOND_RUNS := expert:safe:600000
 LONG_LOOK_RUNS := expert:safe:1000000
 LONG_LOOK_NEXT_RUNS := expert:safe:750000
 LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
+LONG_ENDGAME_RUNS := $(LONG_LOOK_NEXT_RUNS)
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -154,12 +159,13 @@ long-runs: install
 	@mkdir -p results/long
 	$(call long_runs,$(LONG_RUNS),$(LONG_OPTIONS),)
 	$(call long_runs,$(LONG_TODAY_RUNS),$(LONG_TODAY_OPTIONS),_2026-11)
-	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0$(comma)second=0,_chains)
-	$(call long_runs,$(LONG_DEEP_RUNS),second=0,_deep)
+	$(call long_runs,$(LONG_CHAINS_RUNS),deep=0$(comma)second=0$(comma)endgame_compiled=5000,_chains)
+	$(call long_runs,$(LONG_DEEP_RUNS),second=0$(comma)endgame_compiled=5000,_deep)
 	$(call long_runs,$(LONG_SECOND_RUNS),second=1$(comma)endgame_compiled=20000,_second)
-	$(call long_runs,$(LONG_LOOK_RUNS),,_2026-11-28)
-	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),,_2026-11-29,1000000)
-	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0,_deep_2026-11-29,1000000)
+	$(call long_runs,$(LONG_LOOK_RUNS),endgame_compiled=5000,_2026-11-28)
+	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),endgame_compiled=5000,_2026-11-29,1000000)
+	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0$(comma)endgame_compiled=5000,_deep_2026-11-29,1000000)
+	$(call long_runs,$(LONG_ENDGAME_RUNS),,_endgame,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
@@ -169,8 +175,8 @@ ideas: install
 		twostep:off_frontier=2,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
 		twostep:blend=10,influence=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
 		twostep:cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 twostep:dead=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 \
-		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 twostep:chains=0,deep=0,second=0 \
-		twostep:deep=0,second=0 twostep:second=0
+		twostep:off_frontier=0,cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0 twostep:chains=0,deep=0,second=0,endgame_compiled=5000 \
+		twostep:deep=0,second=0,endgame_compiled=5000 twostep:second=0,endgame_compiled=5000
 
 # Every benchmark but the long runs (make records, make long-runs, make ideas).
 benchmarks: install

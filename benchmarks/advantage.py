@@ -23,9 +23,9 @@ mean is known to be zero. With ``--open-bands``, the guesses are split too by ho
 (the game's phase) at the bounds given; with ``--region-bands``, by how many independent parts the
 frontier had; with ``--away-bands``, by the mine density away from the numbers (``guesses.Advantage``).
 Both players are the stored run's player (``--stored-options``, by default ``common.STORED_OPTIONS``:
-the defaults before the second look) with their options on top: ``--player-options second=1`` is the
-second look against it; ``--stored results/long/expert_safe_2026-11-28.sqlite --stored-options ""``
-measures against today's defaults and their run.
+the defaults before the second look and the endgame from 20,000 layouts) with their options on top:
+``--player-options second=1`` is the second look against it; ``--stored results/long/expert_safe_2026-11-28.sqlite
+--stored-options endgame_compiled=5000`` measures against the defaults of 2026-11-28 and their run.
 For reading, not asserting.
 """
 

@@ -20,9 +20,10 @@ from minelib.players import make_player
 CHUNK = 50  # games per task
 # The stored run that advantage.py and score_variants.py measure a change against unless told (--stored), and its
 # player's options (--stored-options), under every other option they are given: the million-game run of expert with a
-# safe first click of the defaults before the second look became one (2026-11-28). Today's defaults' run of the same
-# setting: --stored results/long/expert_safe_2026-11-28.sqlite --stored-options "".
-STORED_RUN, STORED_OPTIONS = "results/long/expert_safe_deep.sqlite", "second=0"
+# safe first click of the defaults before the second look became one (2026-11-28; and before the endgame from 20,000
+# layouts, 2026-11-29). The run of the same setting of the defaults between the two: --stored
+# results/long/expert_safe_2026-11-28.sqlite --stored-options endgame_compiled=5000.
+STORED_RUN, STORED_OPTIONS = "results/long/expert_safe_deep.sqlite", "second=0,endgame_compiled=5000"
 
 
 def add_slice_arguments(parser: argparse.ArgumentParser, games: int, options: bool = True) -> None:

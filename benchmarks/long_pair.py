@@ -2,7 +2,7 @@
 paired difference, in all and by blocks of games.
 
     python benchmarks/long_pair.py [--level expert] [--rule safe] [--first 0,0] [--games 1000000]
-        [--base results/long/expert_safe_deep.sqlite] [--base-options second=0]
+        [--base results/long/expert_safe_2026-11-28.sqlite] [--base-options endgame_compiled=5000]
         [--other results/long/expert_safe_second.sqlite] [--options second=1,endgame_compiled=20000]
         [--block 100000]
 
@@ -11,10 +11,11 @@ games both files hold, each run's wins and rate with its 95% interval, and the o
 base's with a 95% interval from the paired differences (``strength.stored_paired_rows``); then that
 difference block by block, the last block as long as the games go; where every game of both kept its luck,
 the difference with it taken out too ("luck out", ``strength.luck_difference``). The defaults are the two long
-runs of expert with a safe first click: the defaults before the second look (``second=0``), and the second look
-with the endgame from 20,000 layouts. Today's defaults' next games against the defaults before, each game's
-luck kept: ``--games 1500000 --base results/long/expert_safe_deep_2026-11-29.sqlite --other
-results/long/expert_safe_2026-11-29.sqlite --options ""``.
+runs of expert with a safe first click that measure the endgame from 20,000 layouts: the defaults of 2026-11-28
+(``endgame_compiled=5000``), and the second look with the endgame from 20,000 layouts, today's defaults (played
+before they were, with their options). The second look's next games against the defaults before it, each game's
+luck kept: ``--games 1500000 --base results/long/expert_safe_deep_2026-11-29.sqlite --base-options
+second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlite --options endgame_compiled=5000``.
 """
 
 import argparse
@@ -33,8 +34,10 @@ def main() -> None:
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first", default="0,0")
     parser.add_argument("--games", type=int, default=1_000_000, help="the runs' games (as each was started)")
-    parser.add_argument("--base", default="results/long/expert_safe_deep.sqlite")
-    parser.add_argument("--base-options", default="second=0", help="the base run's player options (its defaults then)")
+    parser.add_argument("--base", default="results/long/expert_safe_2026-11-28.sqlite")
+    parser.add_argument(
+        "--base-options", default="endgame_compiled=5000", help="the base run's player options (its defaults then)"
+    )
     parser.add_argument("--other", default="results/long/expert_safe_second.sqlite")
     parser.add_argument("--options", default="second=1,endgame_compiled=20000", help="the other run's options")
     parser.add_argument("--block", type=int, default=100_000, help="games a block")

@@ -3,22 +3,21 @@
     python benchmarks/records.py [--expert 100000] [--others 50000] [--results results/records.sqlite]
         [--levels expert,intermediate,beginner] [--rules safe,zero] [--options KEY=VALUE,...] [--start 0]
 
-Plays ``experiments.RECORD_PLAYER`` at each setting of ``experiments.PUBLISHED`` (rule and first
-click as the records were measured), ``RECORD_SEED``, into an SQLite file of blocks of games:
-stop it at any moment (Ctrl-C) and run it again to go on; finished blocks are never played
-twice. Prints, per setting, the games stored, wins, our rate with its 95% interval and the
-published records. Runs on all cores; 100,000 expert games take about 35 minutes on two (2026-11-28).
-A longer run of one setting goes to a file of its own (each under 10 MB), e.g. the million expert
-games of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules safe
---results results/long/expert_safe.sqlite`` (about 80 minutes on two cores). ``--options`` plays the
-player with options, e.g. the defaults before a change (the first long runs were played with those
-before cut=4/5 and the endgame from 5,000 layouts:
-``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0``; the record runs before the second
-look: ``--options second=0``, and before the deeper look: ``--options deep=0,second=0``). ``--start`` numbers
-the games from there (a multiple of 500, the blocks' size): a long run that would pass 10 MB goes on in a
-file of its own, e.g. today's defaults' next 750,000 games, ``--expert 750000 --start 1000000 --levels expert
---rules safe --results results/long/expert_safe_2026-11-29.sqlite`` (each game's luck kept, about 11.4 bytes a
-game).
+Plays ``experiments.RECORD_PLAYER`` at each setting of ``experiments.PUBLISHED`` (rule and first click as the records
+were measured), ``RECORD_SEED``, into an SQLite file of blocks of games: stop it at any moment (Ctrl-C) and run it
+again to go on; finished blocks are never played twice. Prints, per setting, the games stored, wins, our rate with its
+95% interval and the published records. Runs on all cores; 100,000 expert games take about 35 minutes on two
+(2026-11-28). A longer run of one setting goes to a file of its own (each under 10 MB), e.g. the million expert games
+of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules safe --results
+results/long/expert_safe.sqlite`` (about 80 minutes on two cores). ``--options`` plays the player with options, e.g.
+the defaults before a change (the first long runs were played with those before cut=4/5 and the endgame from 5,000
+layouts: ``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0``; the record runs before the endgame
+from 20,000 layouts: ``--options endgame_compiled=5000``, before the second look: ``--options
+second=0,endgame_compiled=5000``, and before the deeper look: ``--options deep=0,second=0,endgame_compiled=5000``).
+``--start`` numbers the games from there (a multiple of 500, the blocks' size): a long run that would pass 10 MB goes
+on in a file of its own, e.g. the next 750,000 games of the defaults of 2026-11-28, ``--expert 750000 --start 1000000
+--levels expert --rules safe --options endgame_compiled=5000 --results results/long/expert_safe_2026-11-29.sqlite``
+(each game's luck kept, about 11.4 bytes a game).
 """
 
 import argparse

@@ -40,17 +40,16 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
 - ``small:N``: not a score but the candidates: when fewer than N cells away from the numbers are safe
   enough, every one of them is weighed, not only the player's 3 (JSMinesweeper does so below 30).
 
-The player of the stored run (``--stored-options``, by default ``common.STORED_OPTIONS``: the defaults
-before the second look; with ``--player-options`` on top) with the change plays games of a record
-setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
-million-game run), and each game is compared with the stored run: the difference of the win rates with
-its 95% interval, the games only one of them won, and the games played otherwise (won or guesses not as
-stored: a replay of the stored run would fail there). Where the stored run kept each game's luck (runs stored
-since 2026-11-29: ``--stored results/long/expert_safe_2026-11-29.sqlite --stored-options "" --start 1000000``),
-the difference with the luck taken out too ("luck out", ``strength.luck_difference``: about half as wide).
-``zero:0``, ``progress:4``, ``small:0`` and ``third:0`` play the stored games again, each as stored. The
-measurements in ``benchmarks/README.md`` are ``--games 100000`` (``uncertain``: 10,000). For reading, not
-asserting.
+The player of the stored run (``--stored-options``, by default ``common.STORED_OPTIONS``: the defaults before the
+second look and the endgame from 20,000 layouts; with ``--player-options`` on top) with the change plays games of a
+record setting (game i as in the record run with ``--seed 2026``; by default from game 100,000 of that player's
+million-game run), and each game is compared with the stored run: the difference of the win rates with its 95%
+interval, the games only one of them won, and the games played otherwise (won or guesses not as stored: a replay of
+the stored run would fail there). Where the stored run kept each game's luck (runs stored since 2026-11-29: ``--stored
+results/long/expert_safe_2026-11-29.sqlite --stored-options endgame_compiled=5000 --start 1000000``), the difference
+with the luck taken out too ("luck out", ``strength.luck_difference``: about half as wide). ``zero:0``,
+``progress:4``, ``small:0`` and ``third:0`` play the stored games again, each as stored. The measurements in
+``benchmarks/README.md`` are ``--games 100000`` (``uncertain``: 10,000). For reading, not asserting.
 """
 
 import argparse

@@ -298,6 +298,20 @@ def luck_difference(games: Games, base: Games) -> tuple[float, float, float] | N
     return controlled_difference(diff, control)
 
 
+def paired_worth(base: Games, games: Games) -> tuple[str, tuple[float, float]]:
+    """What the player of ``games`` wins over that of ``base`` on the games both hold: how it was measured, and the
+    difference of the rates with the half width of its 95% interval. "luck out" (``luck_difference``) where every
+    game of both kept its luck, else "won games" (``paired_difference``)."""
+    common = np.intersect1d(base.index, games.index, assume_unique=True)
+    if not len(common):
+        raise ValueError("the two runs hold no game in common")
+    base, games = (g.where(np.isin(g.index, common)) for g in (base, games))
+    luck = luck_difference(games, base)
+    if luck is not None:
+        return "luck out", luck[:2]
+    return "won games", paired_difference(games.won.tolist(), base.won.tolist())
+
+
 def pooled(estimates: Sequence[tuple[float, float]]) -> tuple[float, float]:
     """One estimate of a rate from independent ones (different games of the same player), each a mean and the
     half width of its 95% interval (``LuckSums.rate``, a won games' rate): their means weighted by one over
@@ -403,6 +417,7 @@ __all__ = [
     "paired_difference",
     "paired_rows",
     "paired_text",
+    "paired_worth",
     "phase_rows",
     "play_guesses",
     "pooled",

@@ -51,7 +51,8 @@ class TwoStepPlayer(LookaheadPlayer):
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
-    ``endgame_compiled`` (5,000) remain on at most 63 undecided cells (the compiled engine's reach).
+    ``endgame_compiled`` (20,000 since 2026-11-29; ``endgame_compiled=5000`` replays the runs before, measured in
+    ``benchmarks/README.md``) remain on at most 63 undecided cells (the compiled engine's reach).
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
     with ``chains`` too, such a 50/50 of four cells or more (``forced_chain``: JSMinesweeper's chained
     50/50s; on by default since 2026-11-26, ``chains=0`` replays the runs before, measured in
@@ -97,7 +98,7 @@ class TwoStepPlayer(LookaheadPlayer):
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
-        endgame_compiled: int = 5000,
+        endgame_compiled: int = 20000,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,

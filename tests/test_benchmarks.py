@@ -27,9 +27,29 @@ TINY = {
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
-    "luck.py": ["--games", "3", "--workers", "1", "--stored", "results/long/expert_safe_2026-11-28.sqlite"],
+    "luck.py": [
+        "--games",
+        "3",
+        "--workers",
+        "1",
+        "--stored",
+        "results/long/expert_safe_2026-11-28.sqlite",
+        "--options",
+        "endgame_compiled=5000",
+    ],
     "luck_controls.py": ["--games", "4", "--workers", "1"],
-    "long_pair.py": ["--level", "beginner", "--games", "50000", "--base", RECORDS, "--other", RECORDS, "--options="],
+    "long_pair.py": [
+        "--level",
+        "beginner",
+        "--games",
+        "50000",
+        "--base",
+        RECORDS,
+        "--base-options=",
+        "--other",
+        RECORDS,
+        "--options=",
+    ],
     "optimal.py": ["--skip-article", "--boards", "3x3/2", "--cap", "5", "--ideas-boards", ""],
     "option_time.py": ["--options", "deep=4", "--against", "deep=0", "--games", "2", "--article", "9/0.1"],
     "phases.py": ["--games", "4", "--workers", "1"],
@@ -73,24 +93,24 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
 
 
 def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(tmp_path):
-    """The games luck.py plays are today's long run's, game by game, and its controlled interval is narrower than
-    the won games' on these 20; against a stored run where one of them went otherwise it says so and exits 1,
-    against one that holds other games (another player's setting) it is a usage error."""
+    """The games luck.py plays are the long run's of the defaults of 2026-11-28, game by game, and its controlled
+    interval is narrower than the won games' on these 20; against a stored run where one of them went otherwise it
+    says so and exits 1, against one that holds other games (another player's setting) it is a usage error."""
     from minelib import experiments as ex
     from minelib.results import open_results
 
-    long_run = "results/long/expert_safe_2026-11-28.sqlite"
+    long_run, before = "results/long/expert_safe_2026-11-28.sqlite", "endgame_compiled=5000"
     games = ["--games", "20", "--workers", "1"]
-    done = run_script("luck.py", *games, "--stored", long_run)
+    done = run_script("luck.py", *games, "--stored", long_run, "--options", before)
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"every game as {long_run} holds it" in done.stdout
     ratio = float(done.stdout.split("controlled over won games: ")[1].split(";")[0])
     assert 0 < ratio < 1
-    setting = ex.record_setting("expert", "safe", "0,0", 20, "")
+    setting = ex.record_setting("expert", "safe", "0,0", 20, before)
     stored = ex.load(ROOT / long_run, setting)
     stored[7] = {**stored[7], "won": not stored[7]["won"]}  # game 7 as it did not go
     open_results(tmp_path / "altered.jsonl").save(setting, [stored[i] for i in range(20)])
-    altered = run_script("luck.py", *games, "--stored", str(tmp_path / "altered.jsonl"))
+    altered = run_script("luck.py", *games, "--stored", str(tmp_path / "altered.jsonl"), "--options", before)
     assert altered.returncode == 1 and "1 games not as" in altered.stdout and "the first 7" in altered.stdout
     other = run_script("luck.py", *games, "--stored", long_run, "--options", "second=0")
     assert other.returncode == 2 and "does not hold game 0" in other.stderr
@@ -171,10 +191,10 @@ def test_advantage_says_when_the_stored_run_does_not_hold_its_games(tmp_path):
 
 
 def test_a_change_is_measured_against_the_stored_run_named_with_its_players_options():
-    """``--stored`` and ``--stored-options``: today's defaults' long run (``""``), its games replayed as stored by
-    variants that change nothing (score_variants.py ``zero:0``, ``third:0``) and not by one that changes a game
+    """``--stored`` and ``--stored-options``: the long run of the defaults of 2026-11-28, its games replayed as stored
+    by variants that change nothing (score_variants.py ``zero:0``, ``third:0``) and not by one that changes a game
     (``third:inf``), and the advantages' won games compared with it."""
-    today = ["--stored", "results/long/expert_safe_2026-11-28.sqlite", "--stored-options", ""]
+    today = ["--stored", "results/long/expert_safe_2026-11-28.sqlite", "--stored-options", "endgame_compiled=5000"]
     # game 100,042: a third look where it is allowed plays it otherwise (and wins it; the stored run lost it)
     slice_ = ["--start", "100041", "--games", "2", "--workers", "1"]
     done = run_script("score_variants.py", *slice_, *today, "zero:0", "third:0", "third:inf")
@@ -188,7 +208,7 @@ def test_a_change_is_measured_against_the_stored_run_named_with_its_players_opti
     arguments = ["--games", "2", "--samples", "1", "--workers", "1", "--player-options", "deep=0", *today]
     done = run_script("advantage.py", *arguments)
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "against the player with (defaults)" in done.stdout
+    assert "against the player with endgame_compiled=5000" in done.stdout
     assert "won games against results/long/expert_safe_2026-11-28.sqlite" in done.stdout
 
 

@@ -24,11 +24,12 @@ SETTINGS = {
     "20x20 with 20% mines (article 003)": ex.article_setting(ex.RECORD_PLAYER, 20, 0.2, GAMES),
 }
 # Games that the first games above never show: the first ten expert games of each record setting whose
-# moves change with chains=0 (a chained 50/50 guessed first; 1% of expert games, none of the 50 above).
+# moves change with chains=0 (a chained 50/50 guessed first; 1% of expert games, none of the 50 above). Game 675
+# of the first left them with the endgame from 20,000 layouts (2026-11-29), which plays it alike without chains.
 CHAINS = {
     "expert, safe first click at (0, 0), games with a chained 50/50": (
         ex.record_setting("expert", "safe", "0,0", 3000),
-        [55, 147, 187, 190, 233, 486, 566, 604, 674, 675],
+        [55, 147, 187, 190, 233, 486, 566, 604, 674, 696],
     ),
     "expert, opening at (3, 3), games with a chained 50/50": (
         ex.record_setting("expert", "zero", "3,3", 3000),
@@ -78,6 +79,25 @@ def test_the_expert_games_exercise_the_deeper_and_the_second_look(name, before):
     setting = SETTINGS[name]
     stored = json.loads(GOLDEN.read_text())[name][:20]
     assert sum(fingerprint(replace(setting, options=before), i) != moves for i, moves in enumerate(stored)) >= 5
+
+
+def test_the_golden_games_exercise_the_endgame_from_20000_layouts():
+    """The exact endgame from 20,000 layouts (the default since 2026-11-29) plays five of the golden games otherwise
+    than the defaults before it, from 5,000 (``endgame_compiled=5000``), so the golden moves pin it."""
+    golden = json.loads(GOLDEN.read_text())
+    differ = [
+        (name, i)
+        for name, (setting, games) in GAME_LISTS.items()
+        for i, moves in zip(games, golden[name])
+        if fingerprint(replace(setting, options="endgame_compiled=5000"), i) != moves
+    ]
+    assert differ == [
+        ("expert, opening at (3, 3)", 10),
+        ("20x20 with 20% mines (article 003)", 10),
+        ("expert, safe first click at (0, 0), games with a chained 50/50", 604),
+        ("expert, opening at (3, 3), games with a chained 50/50", 342),
+        ("expert, opening at (3, 3), games with a chained 50/50", 472),
+    ]
 
 
 if __name__ == "__main__":

@@ -60,6 +60,24 @@ def test_paired_rows_compare_variants_game_by_game(tmp_path):
     assert "luck out" not in strength.stored_paired_rows(unkept, settings)[1]  # games stored before they kept it
 
 
+def test_a_players_worth_over_another_on_the_games_both_hold_by_hand():
+    def games(index, won, values=None):
+        n = len(index)
+        values = [float("nan")] * n if values is None else values
+        return Games(np.array(index), np.array(won, bool), np.ones(n, np.int64), np.zeros(n), np.array(values, float),
+                     np.zeros(n))  # fmt: skip
+
+    # games 1, 2, 3 in common: won 1, 1, 0 against 0, 1, 1 (games 0 and 4 are one run's alone)
+    base, other = games([0, 1, 2, 3], [1, 0, 1, 1]), games([1, 2, 3, 4], [1, 1, 0, 0])
+    assert strength.paired_worth(base, other) == ("won games", strength.paired_difference([1, 1, 0], [0, 1, 1]))
+    # every game of both kept its luck: values 1, 0.5, 0 against 0.25, 0.5, 1 (controls zero: the values' difference)
+    base, other = games([1, 2, 3], [0, 1, 1], [0.25, 0.5, 1]), games([1, 2, 3], [1, 1, 0], [1, 0.5, 0])
+    how, (mean, half) = strength.paired_worth(base, other)
+    assert how == "luck out" and mean == pytest.approx((0.75 + 0 - 1) / 3) and half > 0
+    with pytest.raises(ValueError, match="no game in common"):
+        strength.paired_worth(games([0], [1]), games([1], [1]))
+
+
 def test_independent_estimates_pooled_by_hand():
     # two of the same width: their mean, the width over the root of two; one four times as precise weighs 16 times
     mean, half = strength.pooled([(0.40, 0.02), (0.42, 0.02)])
@@ -167,8 +185,12 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     run(replace(later, games=3), path, parallel=False, progress=False)
     (next_part,) = strength.record_rows(path, {"beginner": 500}, [("beginner", "zero", "2,2")], start=500)
     assert next_part["games"] == "3 of 500 from game 500" and next_part["luck out"].endswith(" of 3")
-    committed = strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")])
+    committed = [
+        strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")], options)[0]
+        for options in ("endgame_compiled=5000", "")
+    ]  # the defaults before 2026-11-29, and today's
     assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
+    assert committed[1]["games"] == "50,000" and committed[1]["luck out"].endswith(" of 50,000")  # and since
 
 
 # thousandths from -3 to 3 (a game's control is a sum of mine probabilities, less one for a mine), and a few
