@@ -21,8 +21,6 @@ second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlit
 import argparse
 from pathlib import Path
 
-import numpy as np
-
 from minelib import experiments as ex
 from minelib import strength
 from minelib.report import text_table
@@ -52,11 +50,11 @@ def main() -> None:
             ex.record_setting(args.level, args.rule, args.first, args.games, options=options)
             for options in (args.base_options, args.options)
         ]
-        base, other = (ex.load_games(path, s) for path, s in zip((args.base, args.other), settings))
+        base, other = strength.in_common([ex.load_games(path, s) for path, s in zip((args.base, args.other), settings)])
         rows = strength.stored_paired_rows([base, other], settings)
     except (ValueError, OSError) as error:
         parser.error(str(error))
-    common = np.intersect1d(base.index, other.index, assume_unique=True)
+    common = base.index
     for row in rows:
         low, high = ex.wilson_interval(row["wins"], row["games"])
         row["rate"] += f" [{low:.2%}-{high:.2%}]"

@@ -298,14 +298,19 @@ def luck_difference(games: Games, base: Games) -> tuple[float, float, float] | N
     return controlled_difference(diff, control)
 
 
+def in_common(stored: Sequence[Games]) -> list[Games]:
+    """Each run's games restricted to those every run holds, in the same order (by index)."""
+    common = functools.reduce(lambda a, b: np.intersect1d(a, b, assume_unique=True), (g.index for g in stored))
+    if not len(common):
+        raise ValueError("the runs hold no game in common")
+    return [games.where(np.isin(games.index, common)) for games in stored]
+
+
 def paired_worth(base: Games, games: Games) -> tuple[str, tuple[float, float]]:
     """What the player of ``games`` wins over that of ``base`` on the games both hold: how it was measured, and the
     difference of the rates with the half width of its 95% interval. "luck out" (``luck_difference``) where every
     game of both kept its luck, else "won games" (``paired_difference``)."""
-    common = np.intersect1d(base.index, games.index, assume_unique=True)
-    if not len(common):
-        raise ValueError("the two runs hold no game in common")
-    base, games = (g.where(np.isin(g.index, common)) for g in (base, games))
+    base, games = in_common([base, games])
     luck = luck_difference(games, base)
     if luck is not None:
         return "luck out", luck[:2]
@@ -349,14 +354,11 @@ def paired_rows(results: Path | str | Sequence[Path | str], settings: list[Setti
 
 def stored_paired_rows(stored: list[Games], settings: list[Setting]) -> list[dict]:
     """``paired_rows`` of the games already loaded: per setting, its stored games (``load_games``)."""
-    common = functools.reduce(lambda a, b: np.intersect1d(a, b, assume_unique=True), (g.index for g in stored))
-    if not len(common):
-        raise ValueError("the settings have no stored game in common")
-    paired = [games.where(np.isin(games.index, common)) for games in stored]  # each in the order of ``common``
+    paired = in_common(stored)
     base = paired[0].won
     rows = []
     for setting, games in zip(settings, paired):
-        won, n = games.won, len(common)
+        won, n = games.won, len(base)
         only, lost = int(np.count_nonzero(won & ~base)), int(np.count_nonzero(base & ~won))
         luck = luck_difference(games, paired[0])
         rows.append(
@@ -409,6 +411,7 @@ __all__ = [
     "density_curves",
     "first_number_rows",
     "guess_order",
+    "in_common",
     "interval_text",
     "layout_band",
     "level_rows",
