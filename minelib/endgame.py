@@ -33,6 +33,14 @@ from minelib.optimal import COMPILED_CELLS, Engine, make_engine
 # 1,000 games solve at most 5,108 states (20x20 with 20% mines) and 1,662 (expert), and none fills a memo
 # of 20,000; one of 100,000 took 3% more of a 20x20 game's time, to make and to touch.
 ENDGAME_STATES = 20_000
+# But a search from tens of thousands of layouts fills it again and again (an expert position of 116,831
+# layouts: 592,809 states solved and the memo cleared 44 times in 42 s; 148,144 states in 17 s with room for
+# 400,000), so past ENDGAME_STATES / STATES_PER_LAYOUT layouts the memo grows with them, up to
+# ENDGAME_STATES_MAX. Its pages cost memory only once used. The guesses of 20,000 to 150,000 layouts of 1,000
+# expert games are searched 1.6 to 1.7 times faster so, with no memo cleared, and games with the exact endgame
+# from 100,000 layouts take half the time (benchmarks/endgame_memo.py); a few hundred MB more at the peak.
+STATES_PER_LAYOUT = 5
+ENDGAME_STATES_MAX = 500_000
 
 
 class EndgameSearch:
@@ -56,7 +64,7 @@ class EndgameSearch:
     endgame searches take 0.72 of the time they take with dead cells kept, and play the same moves).
     """
 
-    def __init__(self, mines: int, max_states: int = ENDGAME_STATES, dead: bool = True):
+    def __init__(self, mines: int, max_states: int = ENDGAME_STATES_MAX, dead: bool = True):
         self.mines, self.max_states, self.dead = mines, max_states, dead
         self.solved = 0  # states solved, over all calls and engines
         self._index: dict[int, int] = {}  # board cell id -> graph cell
@@ -123,12 +131,14 @@ class EndgameSearch:
 
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
         """A graph of these cells, and a fresh engine for it, its memo sized to the layouts: 100 states a
-        layout, at most ``max_states`` (a search of a few layouts makes a small memo)."""
+        layout up to ``ENDGAME_STATES`` (a search of a few layouts makes a small memo), then with the compiled
+        engine ``STATES_PER_LAYOUT`` a layout (a Python state costs far more memory), at most ``max_states``."""
         index = self._index = {i: g for g, i in enumerate(undecided)}
         around = neighbour_ids(geometry.size)
         graph = CellGraph([sum(1 << index[j] for j in around[i] if j in index) for i in undecided])
         kind = "compiled" if compiled else "python"
-        states = min(self.max_states, 100 * layouts)
+        grown = max(ENDGAME_STATES, STATES_PER_LAYOUT * layouts) if compiled else ENDGAME_STATES
+        states = min(self.max_states, 100 * layouts, grown)
         self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states, dead=self.dead)
         self._bytes = []  # made by the first _cut on this graph
 
@@ -170,4 +180,4 @@ def warm_up() -> None:
         EndgameSearch(1).values(Board.from_text("1.."), best=True)
 
 
-__all__ = ["ENDGAME_STATES", "EndgameSearch", "warm_up"]
+__all__ = ["ENDGAME_STATES", "ENDGAME_STATES_MAX", "STATES_PER_LAYOUT", "EndgameSearch", "warm_up"]

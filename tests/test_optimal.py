@@ -389,6 +389,26 @@ def test_the_endgame_search_reuses_its_memo_through_a_game():
     assert search.solved - before < fresh.solved / 10  # met in the first search: looked up
 
 
+def test_the_endgame_search_grows_its_memo_with_the_layouts_and_stays_exact_in_any_memo():
+    """100 states a layout up to ``ENDGAME_STATES``, then ``STATES_PER_LAYOUT`` a layout, at most ``max_states``
+    (here with small constants); the values are the same in a memo that fills and clears again and again."""
+    board = Board.from_text(".....\n.....\n.1...\n.....")  # 3,696 layouts on 12 undecided cells
+    count = analyze(board, 6).count
+    expected = EndgameSearch(6).values(board)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(endgame, "ENDGAME_STATES", 1000)
+        patch.setattr(endgame, "STATES_PER_LAYOUT", 2)
+        cases = [(board, 6, 10**9, 2 * count), (board, 6, 5000, 5000), (Board.from_text("..\n1."), 1, 10**9, 300)]
+        for position, mines, max_states, size in cases:
+            search = EndgameSearch(mines, max_states=max_states)
+            search.values(position)
+            assert search._engine is not None and search._engine.max_states == size
+        assert EndgameSearch(6, max_states=10**9).values(board) == expected
+    tight = EndgameSearch(6, max_states=8)
+    assert tight.values(board) == expected and tight.values(board, best=True) == _best_cells(board, 6, expected)
+    assert tight._engine is not None and tight._engine.clears > 0
+
+
 def test_the_endgame_search_takes_any_board_and_says_when_it_is_too_wide():
     """71 undecided cells (the one mine is next to the 1, the other cells are safe but unopened): past
     the compiled engine, searched by the Python engine on the graph, or refused (None) when told to
