@@ -1,7 +1,7 @@
 """The exact endgame's memo on expert's big positions: grown with the layouts (the default) against 20,000 states.
 
     python benchmarks/endgame_memo.py [--games 200] [--seed 9] [--bands 20001-50000,50001-150000]
-        [--play 0] [--play-start 0] [--options endgame_compiled=50000]
+        [--play 0] [--play-start 0] [--options endgame_compiled=50000] [--article SIDE/DENSITY]
 
 Positions as in ``benchmarks/endgame.py``: the guesses of seeded expert games played by the two-step player
 without its endgame, kept by band of layout counts. On each, the search for the best cells alone (the player's
@@ -10,9 +10,9 @@ layout past ``ENDGAME_STATES``, at most ``ENDGAME_STATES_MAX``) and with one of 
 2026-11-29), the two in turn and checked equal: seconds (total and largest), states solved and the times the
 memo was full and started afresh, and the ratio of total times. The searches take seconds each on the biggest
 positions. With ``--play N``, whole games too: the strongest player (``--options``) on N games of the record
-setting of expert with a safe first click (0, 0) from game ``--play-start``, each played with both memos (in
-alternating order, one process) and checked to go the same way; mean and median milliseconds a game and their
-ratios. Timings are for reading: the machine is shared.
+setting of expert with a safe first click (0, 0) from game ``--play-start`` (or, with ``--article``, article
+003's games, e.g. ``20/0.2``), each played with both memos (in alternating order, one process) and checked to go
+the same way; mean and median milliseconds a game and their ratios. Timings are for reading: the machine is shared.
 """
 
 import argparse
@@ -34,9 +34,14 @@ def fixed_memo(mines: int) -> EndgameSearch:
     return EndgameSearch(mines, max_states=ENDGAME_STATES)
 
 
-def play(games: int, start: int, options: str) -> None:
+def play(games: int, start: int, options: str, article: tuple[int, float] | None = None) -> None:
     """The player's time a game with each memo, on the same games, and that they go the same way."""
-    setting = ex.record_setting("expert", "safe", "0,0", start + games, options=options)
+    if article:
+        setting = ex.article_setting(ex.RECORD_PLAYER, *article, start + games)
+        where = f"article 003's {article[0]}x{article[0]} at {article[1]:.0%}"
+    else:
+        setting = ex.record_setting("expert", "safe", "0,0", start + games, options=options)
+        where = "expert, safe, (0, 0)"
     player = make_player(ex.RECORD_PLAYER, options)
     seconds: dict[str, list[float]] = {"grown": [], "fixed": []}
     for i in range(start, start + games):
@@ -57,7 +62,7 @@ def play(games: int, start: int, options: str) -> None:
         }
         for m, name in (("fixed", f"{ENDGAME_STATES:,} states"), ("grown", "grown (today)"))
     ]
-    print(f"expert, safe, (0, 0), games {start} to {start + games - 1}, options {options or '(defaults)'}: each game")
+    print(f"{where}, games {start} to {start + games - 1}, options {options or '(defaults)'}: each game")
     print(text_table(rows, ".2f"))
     a, b = seconds["fixed"], seconds["grown"]
     ratios = f"{sum(a) / sum(b):.2f} times in all, {statistics.median(a) / statistics.median(b):.2f} in medians"
@@ -72,6 +77,7 @@ def main() -> None:
     parser.add_argument("--play", type=int, default=0, help="whole games to time with each memo (default none)")
     parser.add_argument("--play-start", type=int, default=0)
     parser.add_argument("--options", default="endgame_compiled=50000", help="the player's options in those games")
+    parser.add_argument("--article", default="", help="article 003's games instead, as SIDE/DENSITY (e.g. 20/0.2)")
     args = parser.parse_args()
     words = [band.partition("-") for band in args.bands.split(",")]
     if not all(a.isdigit() and dash and b.isdigit() and 0 < int(a) <= int(b) for a, dash, b in words):
@@ -82,6 +88,14 @@ def main() -> None:
         make_player(ex.RECORD_PLAYER, args.options)
     except (ValueError, TypeError) as error:
         parser.error(f"--options {args.options!r}: {error}")
+    article = None
+    if args.article:
+        try:
+            side, density = args.article.split("/")
+            article = (int(side), float(density))
+            ex.article_setting(ex.RECORD_PLAYER, *article)
+        except ValueError as error:
+            parser.error(f"--article {args.article!r}: {error} (expected SIDE/DENSITY, e.g. 20/0.2)")
     bands = [(int(a), int(b)) for a, _, b in words]
     everything = positions(args.games, args.seed, min(b[0] for b in bands), max(b[1] for b in bands))
     EndgameSearch(99).values(*everything[0], best=True) if everything else None  # load the compiled engine
@@ -114,7 +128,7 @@ def main() -> None:
     )
     print(text_table(rows) if rows else "no position in these bands")
     if args.play:
-        play(args.play, args.play_start, args.options)
+        play(args.play, args.play_start, args.options, article)
 
 
 if __name__ == "__main__":

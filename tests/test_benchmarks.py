@@ -24,7 +24,7 @@ TINY = {
     "analyze.py": ["--positions", "3", "--repeat", "1"],
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
     "endgame.py": ["--games", "2", "--bands", "2-24"],
-    "endgame_memo.py": ["--games", "2", "--seed", "8", "--bands", "2-24", "--play", "2"],
+    "endgame_memo.py": ["--games", "2", "--seed", "8", "--bands", "2-24", "--play", "2", "--article", "9/0.1"],
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
