@@ -26,11 +26,14 @@ from minelib.twostep import SCORED_REASONS, TwoStepPlayer, TwoStepRun
 @dataclass(frozen=True)
 class Regret:
     """A heuristic guess in a position the exact search reaches: the layouts left, the best cell's
-    win probability under optimal play less that of the cell opened, and the search's seconds."""
+    win probability under optimal play less that of the cell opened, and the search's seconds; where
+    the two-step score ranked the guess (``SCORED_REASONS``), the regret of each cell it ranked, in its
+    order (the first is the cell opened): what an exact choice among its first few would leave."""
 
     layouts: int
     regret: Fraction
     seconds: float
+    ranked: tuple[Fraction, ...] = ()
 
 
 def guess_regrets(
@@ -50,7 +53,9 @@ def guess_regrets(
             began = time.perf_counter()
             values = EndgameSearch(mines).values(board)
             assert values is not None  # at most 63 unopened cells: the compiled search always answers
-            found.append(Regret(result.count, max(values.values()) - values[move.cell], time.perf_counter() - began))
+            best = max(values.values())
+            ranked = tuple(best - values[r.cell] for r in run.ranked) if run.reason in SCORED_REASONS else ()
+            found.append(Regret(result.count, best - values[move.cell], time.perf_counter() - began, ranked))
 
     return _watch(player, game, first, note), found
 

@@ -812,7 +812,8 @@ def test_every_forced_pair_or_chain_found_is_one_by_brute_force(position):
 
 def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
     """What benchmarks/regret.py stands on: summed over every layout, a player's guess regrets are
-    exactly what it loses against optimal play (here every guess is the heuristic's: no endgame)."""
+    exactly what it loses against optimal play (here every guess is the heuristic's: no endgame); where
+    the two-step score ranked a guess, the regrets of the cells it ranked start with the one opened."""
     from itertools import combinations
 
     from minelib.endgame import EndgameSearch
@@ -820,7 +821,7 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
 
     size, mines, first = BoardSize(4, 4), 3, (0, 0)
     player = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0)
-    optimal, won, regrets, games = Fraction(0), 0, Fraction(0), 0
+    optimal, won, regrets, games, ranked = Fraction(0), 0, Fraction(0), 0, 0
     for layout in combinations(range(1, size.n_cells), mines):  # the first cell is safe
         rows = [["*" if y * 4 + x in layout else "." for x in range(4)] for y in range(4)]
         picture = "\n".join("".join(row) for row in rows)
@@ -832,6 +833,10 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
         won += record.won
         regrets += sum((r.regret for r in found), Fraction(0))
         games += 1
+        for r in found:
+            assert not r.ranked or (r.ranked[0] == r.regret and min(r.ranked) >= 0)
+            ranked += len(r.ranked) > 1 and min(r.ranked) < r.regret  # a better cell among those it ranked
+    assert ranked > 0
     assert regrets > 0  # the heuristic is not optimal everywhere on this board: the identity is not 0 = 0
     assert optimal / games - Fraction(won, games) == regrets / games
 
