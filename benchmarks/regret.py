@@ -53,7 +53,8 @@ def main() -> None:
     found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
     print(f"{slice_title(args)}: the regret of its guesses where the exact search reaches (at most 63 unopened cells)")
     rows = []
-    for low, high in [*itertools.pairwise(bands), (bands[0], bands[-1])]:
+    whole = [(bands[0], bands[-1])] if len(bands) > 2 else []  # (two bounds: one band, the whole already)
+    for low, high in [*itertools.pairwise(bands), *whole]:
         part = [r for r in found if low < r.layouts <= high]
         regret = sum((r.regret for r in part), Fraction(0))
         row = {
