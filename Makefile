@@ -133,9 +133,12 @@ records: install
 # first would pass 10 MB; each game's luck kept, 11.4 bytes a game, so that 750,000 fill 8.5 MB; about 2.5
 # hours on two cores), and the defaults before them on the same games (LONG_DEEP_NEXT_RUNS, --options
 # second=0,..., file named _deep_2026-11-29; about an hour): the second look game by game with the luck out.
-# Last, today's defaults (the endgame from 20,000 layouts, 2026-11-29) on the same games (LONG_ENDGAME_RUNS, no
+# Then today's defaults (the endgame from 20,000 layouts, 2026-11-29) on the same games (LONG_ENDGAME_RUNS, no
 # options, file named _endgame; about 3 hours on two cores; its first 141,500 games played in 35 minutes, the rest
-# to come): the endgame game by game with the luck out.
+# to come): the endgame game by game with the luck out. Last, a candidate for the defaults, the endgame from 50,000
+# layouts, on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, file named
+# _endgame_50000; about 4 hours on two cores; its first 141,500 games played in 86 minutes on a busy machine, the
+# rest to come): not kept for now, +0.007 [-0.003, +0.017] points with the luck out (benchmarks/README.md).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -148,6 +151,7 @@ LONG_LOOK_RUNS := expert:safe:1000000
 LONG_LOOK_NEXT_RUNS := expert:safe:750000
 LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_RUNS := $(LONG_LOOK_NEXT_RUNS)
+LONG_ENDGAME_50000_RUNS := $(LONG_LOOK_NEXT_RUNS)
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -167,6 +171,7 @@ long-runs: install
 	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),endgame_compiled=5000,_2026-11-29,1000000)
 	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0$(comma)endgame_compiled=5000,_deep_2026-11-29,1000000)
 	$(call long_runs,$(LONG_ENDGAME_RUNS),,_endgame,1000000)
+	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

@@ -15,7 +15,10 @@ runs of expert with a safe first click that measure the endgame from 20,000 layo
 (``endgame_compiled=5000``), and the second look with the endgame from 20,000 layouts, today's defaults (played
 before they were, with their options). The second look's next games against the defaults before it, each game's
 luck kept: ``--games 1500000 --base results/long/expert_safe_deep_2026-11-29.sqlite --base-options
-second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlite --options endgame_compiled=5000``.
+second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlite --options endgame_compiled=5000``;
+the endgame from 50,000 layouts against today's defaults on the same games: ``--games 1750000 --base
+results/long/expert_safe_endgame.sqlite --base-options= --other results/long/expert_safe_endgame_50000.sqlite --options
+endgame_compiled=50000``.
 """
 
 import argparse
