@@ -50,18 +50,23 @@ def positions(games: int, seed: int, low: int, high: int) -> list:
     return [(board, consistent_layouts(board, 99, Geometry.of(board.size))) for board in found]
 
 
+def parse_bands(parser: argparse.ArgumentParser, text: str) -> list[tuple[int, int]]:
+    """``--bands``: layout counts as LOW-HIGH, comma separated (a bad one is the parser's error)."""
+    words = [band.partition("-") for band in text.split(",")]
+    if not all(a.isdigit() and dash and b.isdigit() and 0 < int(a) <= int(b) for a, dash, b in words):
+        parser.error(f"--bands takes layout counts as LOW-HIGH, comma separated (2-24,25-100), not {text!r}")
+    return [(int(a), int(b)) for a, _, b in words]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=8)
     parser.add_argument("--bands", default="2-24,25-100,101-400,401-2000,2001-5000")
     args = parser.parse_args()
-    words = [band.partition("-") for band in args.bands.split(",")]
-    if not all(a.isdigit() and dash and b.isdigit() and 0 < int(a) <= int(b) for a, dash, b in words):
-        parser.error(f"--bands takes layout counts as LOW-HIGH, comma separated (2-24,25-100), not {args.bands!r}")
+    bands = parse_bands(parser, args.bands)
     if args.games < 1:
         parser.error(f"--games must be positive, not {args.games}")
-    bands = [(int(a), int(b)) for a, _, b in words]
     everything = positions(args.games, args.seed, min(b[0] for b in bands), max(b[1] for b in bands))
     EndgameSearch(99).values(*everything[0]) if everything else None  # load the compiled engine
     rows = []

@@ -20,7 +20,7 @@ import statistics
 import time
 from unittest import mock
 
-from endgame import positions
+from endgame import parse_bands, positions
 
 from minelib import experiments as ex
 from minelib import lookahead
@@ -79,9 +79,7 @@ def main() -> None:
     parser.add_argument("--options", default="endgame_compiled=50000", help="the player's options in those games")
     parser.add_argument("--article", default="", help="article 003's games instead, as SIDE/DENSITY (e.g. 20/0.2)")
     args = parser.parse_args()
-    words = [band.partition("-") for band in args.bands.split(",")]
-    if not all(a.isdigit() and dash and b.isdigit() and 0 < int(a) <= int(b) for a, dash, b in words):
-        parser.error(f"--bands takes layout counts as LOW-HIGH, comma separated (2-24,25-100), not {args.bands!r}")
+    bands = parse_bands(parser, args.bands)
     if args.games < 1 or args.play < 0 or args.play_start < 0:
         parser.error("--games must be positive, --play and --play-start not negative")
     try:
@@ -96,7 +94,6 @@ def main() -> None:
             ex.article_setting(ex.RECORD_PLAYER, *article)
         except ValueError as error:
             parser.error(f"--article {args.article!r}: {error} (expected SIDE/DENSITY, e.g. 20/0.2)")
-    bands = [(int(a), int(b)) for a, _, b in words]
     everything = positions(args.games, args.seed, min(b[0] for b in bands), max(b[1] for b in bands))
     EndgameSearch(99).values(*everything[0], best=True) if everything else None  # load the compiled engine
     rows = []
