@@ -6,6 +6,7 @@ Not a benchmark: ``make benchmarks`` leaves it out; the others import it from th
 
 import argparse
 import math
+import statistics
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -64,6 +65,29 @@ def slice_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         )
     except ValueError as error:
         parser.error(str(error))
+
+
+def add_article_argument(parser: argparse.ArgumentParser) -> None:
+    """``--article SIDE/DENSITY``: article 003's games instead of a record setting's (``timed_setting``)."""
+    parser.add_argument("--article", default="", help="article 003's games instead, as SIDE/DENSITY (e.g. 20/0.2)")
+
+
+def timed_setting(parser: argparse.ArgumentParser, args: argparse.Namespace) -> ex.Setting:
+    """The games a timing plays: article 003's with ``--article`` (e.g. ``20/0.2``), else the slice's of a record
+    setting (``slice_setting``); a bad one is the parser's error."""
+    if not args.article:
+        return slice_setting(parser, args)
+    check_slice(parser, args)
+    try:
+        side, density = args.article.split("/")
+        return ex.article_setting(ex.RECORD_PLAYER, int(side), float(density), args.start + args.games)
+    except ValueError as error:
+        parser.error(f"--article {args.article!r}: {error} (expected SIDE/DENSITY, e.g. 20/0.2)")
+
+
+def time_ratios(a: list[float], b: list[float]) -> str:
+    """Two players' seconds a game on the same games, as a ratio of the first's over the second's."""
+    return f"{sum(a) / sum(b):.2f} times in all, {statistics.median(a) / statistics.median(b):.2f} in medians"
 
 
 def add_stored_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from minelib.board import BoardSize
+from minelib.board import Board, BoardSize
 from minelib.endgame import EndgameSearch
 from minelib.game import Game
 from minelib.layouts import Geometry, consistent_layouts
@@ -50,30 +50,32 @@ def positions(games: int, seed: int, low: int, high: int) -> list:
     return [(board, consistent_layouts(board, 99, Geometry.of(board.size))) for board in found]
 
 
-def parse_bands(parser: argparse.ArgumentParser, text: str) -> list[tuple[int, int]]:
-    """``--bands``: layout counts as LOW-HIGH, comma separated (a bad one is the parser's error)."""
-    words = [band.partition("-") for band in text.split(",")]
+def positions_by_band(description: str, seed: int, bands: str) -> tuple[argparse.Namespace, list]:
+    """The arguments of a script that times searches on positions (``--games``, ``--seed``, ``--bands``: layout
+    counts as LOW-HIGH, comma separated; a bad one is the parser's error), and per band that holds any, its
+    ``((low, high), [(board, layouts), ...])``. The compiled engine is loaded before any search is timed."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--bands", default=bands)
+    args = parser.parse_args()
+    words = [band.partition("-") for band in args.bands.split(",")]
     if not all(a.isdigit() and dash and b.isdigit() and 0 < int(a) <= int(b) for a, dash, b in words):
-        parser.error(f"--bands takes layout counts as LOW-HIGH, comma separated (2-24,25-100), not {text!r}")
-    return [(int(a), int(b)) for a, _, b in words]
+        parser.error(f"--bands takes layout counts as LOW-HIGH, comma separated (2-24,25-100), not {args.bands!r}")
+    if args.games < 1:
+        parser.error(f"--games must be positive, not {args.games}")
+    limits = [(int(a), int(b)) for a, _, b in words]
+    everything = positions(args.games, args.seed, min(b[0] for b in limits), max(b[1] for b in limits))
+    for best in (False, True):  # load the compiled kernels of both questions on a tiny position
+        EndgameSearch(1).values(Board.from_text("1.."), best=best)
+    found = [((low, high), [(b, la) for b, la in everything if low <= len(la) <= high]) for low, high in limits]
+    return args, [(band, held) for band, held in found if held]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=8)
-    parser.add_argument("--bands", default="2-24,25-100,101-400,401-2000,2001-5000")
-    args = parser.parse_args()
-    bands = parse_bands(parser, args.bands)
-    if args.games < 1:
-        parser.error(f"--games must be positive, not {args.games}")
-    everything = positions(args.games, args.seed, min(b[0] for b in bands), max(b[1] for b in bands))
-    EndgameSearch(99).values(*everything[0]) if everything else None  # load the compiled engine
+    args, bands = positions_by_band(__doc__.splitlines()[0], 8, "2-24,25-100,101-400,401-2000,2001-5000")
     rows = []
-    for low, high in bands:
-        band = [(board, layouts) for board, layouts in everything if low <= len(layouts) <= high]
-        if not band:
-            continue
+    for (low, high), band in bands:
         ours, theirs, cells = [], [], []
         kept = {False: 0.0, True: 0.0}  # best=True, by whether dead cells stay in the states
         for k, (board, layouts) in enumerate(band):

@@ -14,7 +14,7 @@ import argparse
 import statistics
 import time
 
-from common import add_slice_arguments, check_slice, slice_setting
+from common import add_article_argument, add_slice_arguments, time_ratios, timed_setting
 
 from minelib import experiments as ex
 from minelib.players import make_player
@@ -25,17 +25,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_slice_arguments(parser, games=300)
     parser.add_argument("--against", default="", help="the other player's options (default: the defaults)")
-    parser.add_argument("--article", default="", help="article 003's board instead, as SIDE/DENSITY (e.g. 20/0.2)")
+    add_article_argument(parser)
     args = parser.parse_args()
-    check_slice(parser, args)
-    if args.article:
-        try:
-            side, density = args.article.split("/")
-            setting = ex.article_setting(ex.RECORD_PLAYER, int(side), float(density), args.start + args.games)
-        except ValueError as error:
-            parser.error(f"--article {args.article!r}: {error} (expected SIDE/DENSITY, e.g. 20/0.2)")
-    else:
-        setting = slice_setting(parser, args)
+    setting = timed_setting(parser, args)
     if args.options == args.against:
         parser.error("--options and --against are the same: nothing to compare")
     players = {}
@@ -66,8 +58,7 @@ def main() -> None:
     where = f"article 003's {args.article}" if args.article else f"{args.level}, rule {args.rule}, first ({args.first})"
     print(f"{where}, games {args.start} to {args.start + args.games - 1}, one process, alternating order")
     print(text_table(rows, ".2f"))
-    ratios = f"{sum(a) / sum(b):.2f} times in all, {statistics.median(a) / statistics.median(b):.2f} in medians"
-    print(f"with {args.options or '(defaults)'} over {args.against or '(defaults)'}: {ratios}")
+    print(f"with {args.options or '(defaults)'} over {args.against or '(defaults)'}: {time_ratios(a, b)}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The strongest player's time with one of its shortcuts against without, on the same games.
 
-    python benchmarks/shortcuts.py [recall|floats|book] [--options second=0] [--games 300] [--start 0]
-        [--level expert] [--rule safe] [--first 0,0] [--seed 2026]
+    python benchmarks/shortcuts.py [recall|floats|book|memo] [--options second=0] [--games 300] [--start 0]
+        [--level expert] [--rule safe] [--first 0,0] [--seed 2026] [--article SIDE/DENSITY]
 
 The shortcuts (each a module's setting, the answers exact either way):
 
@@ -10,20 +10,23 @@ The shortcuts (each a module's setting, the answers exact either way):
 - ``floats``: an outlook's lowest risks ranked in the compiled call where a float holds each ratio's
   integers exactly (``EXACT_BELOW``; without: 0, Python ranks them all);
 - ``book``: the two-step player's guesses where few cells are open, worked out once per process and
-  looked up after (``minelib.twostep.BOOK_OPENED``; without: 0, each worked out in every game).
+  looked up after (``minelib.twostep.BOOK_OPENED``; without: 0, each worked out in every game);
+- ``memo``: the exact endgame's memo grown with the layouts past 4,000 (``minelib.endgame.STATES_PER_LAYOUT``;
+  without: 0, 20,000 states whatever the layouts, as before 2026-11-29).
 
 One process, one core: each game is played with the shortcut and without, in alternating order, and
-both must play the same moves. Prints mean and median milliseconds a game and the ratios, in all and
-in medians. For reading, not asserting: a busy machine moves both times alike, not always their ratio.
+both must play the same moves (with ``--article``, on article 003's games, e.g. ``20/0.2``). Prints mean
+and median milliseconds a game and the ratios, in all and in medians. For reading, not asserting: a busy
+machine moves both times alike, not always their ratio.
 """
 
 import argparse
 import statistics
 import time
 
-from common import add_slice_arguments, check_slice, slice_setting, slice_title
+from common import add_article_argument, add_slice_arguments, slice_title, time_ratios, timed_setting
 
-from minelib import boxes, twostep
+from minelib import boxes, endgame, twostep
 from minelib import experiments as ex
 from minelib.players import make_player
 from minelib.report import text_table
@@ -32,6 +35,7 @@ SHORTCUTS = {
     "recall": (boxes.Tracker, "RECENT"),
     "floats": (boxes, "EXACT_BELOW"),
     "book": (twostep, "BOOK_OPENED"),
+    "memo": (endgame, "STATES_PER_LAYOUT"),
 }
 
 
@@ -39,9 +43,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("shortcut", nargs="?", default="recall", choices=sorted(SHORTCUTS))
     add_slice_arguments(parser, games=300)
+    add_article_argument(parser)
     args = parser.parse_args()
-    check_slice(parser, args)
-    setting = slice_setting(parser, args)
+    setting = timed_setting(parser, args)
     try:
         player = make_player(ex.RECORD_PLAYER, args.options)
     except (ValueError, TypeError) as error:
@@ -68,10 +72,11 @@ def main() -> None:
         for side, s in seconds.items()
     ]
     a, b = seconds["without"], seconds["with"]
-    print(slice_title(args), "one process, alternating order, the same moves")
+    games = f"games {args.start}-{args.start + args.games - 1}, twostep {args.options or '(defaults)'}"
+    print(f"article 003's {args.article}, {games}" if args.article else slice_title(args), end=": ")
+    print("one process, alternating order, the same moves")
     print(text_table(rows, ".2f"))
-    ratios = f"{sum(a) / sum(b):.2f} times in all, {statistics.median(a) / statistics.median(b):.2f} in medians"
-    print(f"with {args.shortcut} faster by {ratios}")
+    print(f"with {args.shortcut} faster by {time_ratios(a, b)}")
 
 
 if __name__ == "__main__":

@@ -37,8 +37,9 @@ ENDGAME_STATES = 20_000
 # layouts: 592,809 states solved and the memo cleared 44 times in 42 s; 148,144 states in 17 s with room for
 # 400,000), so past ENDGAME_STATES / STATES_PER_LAYOUT layouts the memo grows with them, up to
 # ENDGAME_STATES_MAX. Its pages cost memory only once used. The guesses of 20,000 to 150,000 layouts of 1,000
-# expert games are searched 1.6 to 1.7 times faster so, with no memo cleared, and games with the exact endgame
-# from 100,000 layouts take half the time (benchmarks/endgame_memo.py); a few hundred MB more at the peak.
+# expert games are searched 1.6 to 1.7 times faster so, with no memo cleared (benchmarks/endgame_memo.py), and games
+# with the exact endgame from 100,000 layouts take half the time (benchmarks/shortcuts.py memo: without it, 20,000
+# states); a few hundred MB more at the peak.
 STATES_PER_LAYOUT = 5
 ENDGAME_STATES_MAX = 500_000
 

@@ -24,7 +24,7 @@ TINY = {
     "analyze.py": ["--positions", "3", "--repeat", "1"],
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
     "endgame.py": ["--games", "2", "--bands", "2-24"],
-    "endgame_memo.py": ["--games", "2", "--seed", "8", "--bands", "2-24", "--play", "2", "--article", "9/0.1"],
+    "endgame_memo.py": ["--games", "2", "--seed", "8", "--bands", "2-24"],
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
@@ -91,6 +91,14 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     done = run_script(script, *[a.format(tmp=tmp_path) for a in TINY[script]])
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and done.stdout.strip()
+
+
+def test_shortcuts_times_the_endgame_memo_on_article_games_with_the_same_moves():
+    """The grown memo as a shortcut (without: 20,000 states), on article 003's games (``--article``, shared with
+    option_time.py): both play the same moves, or the script exits with the game that differs."""
+    done = run_script("shortcuts.py", "memo", "--games", "2", "--article", "9/0.1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "article 003's 9/0.1, games 0-1" in done.stdout and "with memo faster by" in done.stdout
 
 
 def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(tmp_path):
