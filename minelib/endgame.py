@@ -68,6 +68,7 @@ class EndgameSearch:
     def __init__(self, mines: int, max_states: int = ENDGAME_STATES_MAX, dead: bool = True):
         self.mines, self.max_states, self.dead = mines, max_states, dead
         self.solved = 0  # states solved, over all calls and engines
+        self.work = 0  # and layouts split by the moves tried (``Engine.work``)
         self._index: dict[int, int] = {}  # board cell id -> graph cell
         self._engine: Engine | None = None
         self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
@@ -79,14 +80,19 @@ class EndgameSearch:
         cells: int | None = None,
         best: bool = False,
         count: int | None = None,
+        budget: int = 0,
     ) -> dict[Cell, Fraction] | None:
         """Every unopened cell's exact win probability, as ``OptimalSolver.position(board).move_values``
         (``layouts``: the position's, if known; ``count``: how many, if known: a player's analysis
         has counted them). None when more than ``cells`` cells are undecided.
         With ``best``, only the best cells and their (exact) value: the others are searched only as
-        far as needed to tell that they fall short (``Engine.best``)."""
+        far as needed to tell that they fall short (``Engine.best``); with ``budget`` too, None when
+        that search would need more ``work`` than the budget (what it solved stays in the memo)."""
         if cells is not None:
             at_least(0, cells=cells)
+        at_least(0, budget=budget)
+        if budget and not best:
+            raise ValueError("a budget is for the search of the best cells alone (best=True)")
         geometry = Geometry.of(board.size)
         flat, width = board.values.ravel(), board.size.width
         ids = np.flatnonzero(flat == UNOPENED).tolist()  # the unopened cells but flags, row by row
@@ -121,13 +127,17 @@ class EndgameSearch:
         cut = self._cut(known) if local is None else self._cut_local(local, ids)
         moves = [index[i] for i in undecided]
         opened = ((1 << len(index)) - 1) & ~sum(1 << g for g in moves)  # the graph's cells opened since
-        before = engine.solved
+        before, worked = engine.solved, engine.work
         if best:
-            found = engine.best(cut, moves, opened)
+            found = engine.best(cut, moves, opened, budget)
             self.solved += engine.solved - before
+            self.work += engine.work - worked
+            if found is None:
+                return None
             return {divmod(i, width): Fraction(found[index[i]], count) for i in ids if index.get(i) in found}
         wins = dict(zip(undecided, engine.clicks(cut, moves, opened)))
         self.solved += engine.solved - before
+        self.work += engine.work - worked
         return {divmod(i, width): Fraction(wins.get(i, 0), count) for i in ids}
 
     def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:

@@ -90,8 +90,8 @@ def _watch(
         note(run, board, mines, result, move)
         return move
 
-    def endgame_move(board: Board, result, cells: int | None = None) -> Move | None:
-        move = plain_endgame(board, result, cells)
+    def endgame_move(board: Board, result, cells: int | None = None, budget: int = 0) -> Move | None:
+        move = plain_endgame(board, result, cells, budget)
         if move is not None:
             note(run, board, game.mines, result, move)
         return move

@@ -79,8 +79,10 @@ from minelib.layouts import BITMASK_CELLS, Geometry, Layouts
 
 # meta: counters shared by the whole search, and KEEP: whether a full memo keeps its largest exact states
 # and CLIQUE_ROWS: the largest state (layouts) whose bound is tightened by agreement cliques, MOVE_ROWS: the
-# largest state whose moves are each bounded by its cliques before they are tried
-ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS, KEEP, CLIQUE_ROWS, MOVE_ROWS, META_FIELDS = range(9)
+# largest state whose moves are each bounded by its cliques before they are tried, WORK: layouts split by a move
+# tried and passed over by the cliques' cover (what a search's time follows), LIMIT: once WORK passes it (0:
+# never), the search stops as if aborted (a budget, deterministic where a time cap is not)
+ENTRIES, POOL_USED, SOLVED, ABORT, CLEARS, KEEP, CLIQUE_ROWS, MOVE_ROWS, WORK, LIMIT, META_FIELDS = range(11)
 # entries[e]: where its key lies in the pool, its value, and what it is
 START, LENGTH, VALUE, EXACT, TARGET, HASH = range(6)
 # frames[d]: a state being searched (its layouts lie in the arena), its moves, the move being summed
@@ -742,7 +744,8 @@ def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, met
     phase = 1  # 0: a new frame, 1: its next move, 2: its next outcome, 3: a value for it, 4: its result
     exact = bool(value)  # False, typed too
     while True:
-        if meta[ABORT]:
+        if meta[ABORT] or meta[WORK] > meta[LIMIT] > 0:  # stopped, or the budget spent: nothing half-done is stored
+            meta[ABORT] = 1
             return 0
         f = frames[d]
         if phase == 0:  # a new state: list its moves, bounded by their safe layouts or by the state's cliques
@@ -752,6 +755,7 @@ def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, met
             if 2 < f[SIZE] <= meta[MOVE_ROWS]:
                 here = arena[f[LO] - 1 : f[LO] + f[SIZE]]
                 cliques = _cover(here, neighbours, f[SIZE] + 1, compat, ands, labels, spots, agree)
+                meta[WORK] += f[SIZE] * (cliques // 64 + 1)  # a pass over the layouts, a word per 64 cliques
                 f[UB] = min(f[UB], cliques)
                 for j in range(k):
                     cell = -arena[top + j] & 63
@@ -779,6 +783,7 @@ def _click(state, i, opened, full, neighbours, tables, slots, entries, pool, met
                 value, exact, phase = max(f[BEST], most, f[SKIPPED]), f[BEST] > f[CAP], 4
                 continue
             size = f[SIZE]
+            meta[WORK] += size
             arena = _grow(arena, top + 6 * size + 8)
             f[BUF], f[ENDS], f[RED] = top, top + size, top + 2 * size
             _, groups = _outcomes(
@@ -915,6 +920,7 @@ def best_clicks(state, cells, opened, full, neighbours, tables, slots, entries, 
         arena[0] = full & ~opened
         arena[1 : n + 1] = state
         cliques = _cover(arena[: n + 1], neighbours, n + 1, compat, ands, labels, spots, agree)
+        meta[WORK] += n * (cliques // 64 + 1)
         for j in range(k):
             bound[j] = min(bound[j], _holding(ands, cliques, cells[j]))
     order = np.argsort(-bound, kind="mergesort")  # stable: ties in the order given
@@ -987,6 +993,12 @@ class CompiledEngine:
         """How many times the memo was full and started afresh."""
         return int(self._meta[CLEARS])
 
+    @property
+    def work(self) -> int:
+        """Layouts split by the moves tried and passed over by the cliques' cover (a pass of ``n`` layouts
+        finding ``q`` cliques counts ``n * (q // 64 + 1)``), over all calls: what a search's time follows."""
+        return int(self._meta[WORK])
+
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """The exact win count of opening cell i (``opened``: cells already open)."""
         return self.clicks(layouts, [i], opened)[0]
@@ -1004,9 +1016,14 @@ class CompiledEngine:
 
         return work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
 
-    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
+    def best(self, layouts: Layouts, cells: list[int], opened: int, budget: int = 0) -> dict[int, int] | None:
         """The cells of ``cells`` whose ``click`` is the best of them, with that win count; each other
-        cell searched only as far as needed to tell that it falls short (``best_clicks``)."""
+        cell searched only as far as needed to tell that it falls short (``best_clicks``).
+
+        With ``budget``, None if the search needs more ``work`` than that: it stops there (``LIMIT``).
+        What it stored is sound and stays in the memo for the searches after. The work follows from the
+        layouts and the memo alone, so where a search stops does not depend on the machine, as a time
+        cap's would."""
         state = np.fromiter(layouts, np.int64, len(layouts))
         memo = (self._full, self._neighbours, self._tables, self._slots, self._entries, self._pool, self._meta)
         targets = np.array(cells, np.int64)
@@ -1014,7 +1031,16 @@ class CompiledEngine:
         def work() -> list[int]:
             return best_clicks(state, targets, opened, *memo, self.dead).tolist()
 
-        wins = work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
+        if budget < 0:
+            raise ValueError(f"budget must be at least 0 (0: none), got {budget}")
+        self._meta[LIMIT] = self._meta[WORK] + budget if budget else 0
+        try:
+            wins = work() if len(layouts) <= INLINE_LAYOUTS else self._run(work)
+        finally:
+            self._meta[LIMIT] = 0
+        if budget and self._meta[ABORT]:  # the budget was spent (an abort from outside raises in _run)
+            self._meta[ABORT] = 0
+            return None
         return {i: w for i, w in zip(cells, wins) if w >= 0}
 
     def _run(self, function):

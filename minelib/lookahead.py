@@ -10,8 +10,9 @@ likely to be safe *and* to make progress (show a number from which a certain cel
 one-step look-ahead with exact counts. When at most ``endgame_layouts`` layouts remain (on boards of
 at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.endgame.EndgameSearch``,
 on the undecided cells alone: the compiled engine when they are at most 63, so ``endgame_compiled``
-lets it search thousands of layouts on expert). ``SafestPlayer`` is the same player without the
-look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
+lets it search thousands of layouts on expert; with ``endgame_budget``, each of those searches stops past
+that much work, ``Engine.work``, and the player guesses as if it had not searched). ``SafestPlayer`` is the
+same player without the look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
 """
 
 from __future__ import annotations
@@ -69,16 +70,18 @@ class LookaheadPlayer:
         endgame_layouts: int = 24,
         endgame_cells: int | None = POSITION_CELLS,
         endgame_compiled: int = 0,
+        endgame_budget: int = 0,
     ):
         at_least(0, tolerance=tolerance, lookahead=lookahead, endgame_layouts=endgame_layouts)
         at_least(0, endgame_compiled=endgame_compiled, endgame_cells=0 if endgame_cells is None else endgame_cells)
+        at_least(0, endgame_budget=endgame_budget)
         # the compiled code a game calls, loaded once per process (~0.3 s in all): not inside a timed game
         sweep.warm_up()
         boxes.warm_up()
         warm_up_endgame()
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
         self.endgame_cells = endgame_cells  # None: any board
-        self.endgame_compiled = endgame_compiled
+        self.endgame_compiled, self.endgame_budget = endgame_compiled, endgame_budget
 
     def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
         """Play a game from the first click; ``then``: cells opened next, before the player decides
@@ -179,7 +182,7 @@ class LookaheadRun(GameRun):
             if result.count <= self.player.endgame_layouts:
                 move = self.endgame(board, result)
             elif result.count <= self.player.endgame_compiled:  # only if the compiled engine can search it
-                move = self.endgame(board, result, COMPILED_CELLS)
+                move = self.endgame(board, result, COMPILED_CELLS, self.player.endgame_budget)
             else:
                 move = None
             if move:
@@ -217,11 +220,11 @@ class LookaheadRun(GameRun):
         good = sum(after.count for after in self.analyzer.outlook(board, cell, 0).values() if after.decides)
         return Fraction(good, total)
 
-    def endgame(self, board: Board, result, cells: int | None = None) -> Move | None:
+    def endgame(self, board: Board, result, cells: int | None = None, budget: int = 0) -> Move | None:
         """The exact optimal move when few layouts remain (ties: the safest, then row order); None
-        when more than ``cells`` cells are undecided."""
+        when more than ``cells`` cells are undecided, or the search needs more work than ``budget``."""
         # the best cells alone: all the move needs
-        values = self.search.values(board, cells=cells, best=True, count=result.count)
+        values = self.search.values(board, cells=cells, best=True, count=result.count, budget=budget)
         if values is None:
             return None
         cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))

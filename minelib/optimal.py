@@ -84,6 +84,12 @@ class Engine(Protocol):
         """Times the memo was full and started afresh."""
         ...
 
+    @property
+    def work(self) -> int:
+        """Layouts split by the moves tried (the compiled engine counts its cliques' cover too), over all calls:
+        what a search's time follows."""
+        ...
+
     def click(self, layouts: Layouts, i: int, opened: int) -> int:
         """How many of ``layouts`` optimal play wins after opening cell i (``opened``: cells already open)."""
         ...
@@ -92,8 +98,9 @@ class Engine(Protocol):
         """``click`` for each of ``cells``, in order."""
         ...
 
-    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
-        """The cells of ``cells`` whose ``click`` is the best of them, with that win count."""
+    def best(self, layouts: Layouts, cells: list[int], opened: int, budget: int = 0) -> dict[int, int] | None:
+        """The cells of ``cells`` whose ``click`` is the best of them, with that win count; with ``budget``
+        (``work``; 0: none), None if the search needs more (deterministic, unlike a time cap)."""
         ...
 
 

@@ -57,6 +57,8 @@ class PythonEngine:
         self.max_states = max_states
         self.dead = dead
         self.solved = 0  # states solved, over all calls
+        self.work = 0  # layouts split by the moves tried, over all calls: what a search's time follows
+        self._limit = 0  # stop when ``work`` reaches it (``best``'s budget; 0: never)
         self.clears = 0  # times the memo was full and started afresh
         self.memo: dict[State, tuple[int, bool]] = {}  # canonical state -> (wins or upper bound, exact?)
         self.aliases: dict[State, State] = {}  # state as met -> canonical state
@@ -155,6 +157,9 @@ class PythonEngine:
         ``candidates``: the cells that may still inform (the living cells, or every
         unopened cell at the first move); only they are opened for free or stay living.
         """
+        self.work += len(layouts)
+        if self.work > self._limit > 0:
+            raise _Spent
         bit, around = 1 << i, self.geometry.neighbours[i]
         candidates &= ~bit
         groups: dict[int, list[int]] = defaultdict(list)
@@ -234,11 +239,24 @@ class PythonEngine:
         """``click`` for each of ``cells``."""
         return [self.click(layouts, i, opened) for i in cells]
 
-    def best(self, layouts: Layouts, cells: list[int], opened: int) -> dict[int, int]:
-        """The cells of ``cells`` whose ``click`` is the best of them, with that win count."""
-        wins = dict(zip(cells, self.clicks(layouts, cells, opened)))
+    def best(self, layouts: Layouts, cells: list[int], opened: int, budget: int = 0) -> dict[int, int] | None:
+        """The cells of ``cells`` whose ``click`` is the best of them, with that win count; with ``budget``,
+        None if that takes more ``work`` (the memo keeps what was solved)."""
+        if budget < 0:
+            raise ValueError(f"budget must be at least 0 (0: none), got {budget}")
+        self._limit = self.work + budget if budget else 0
+        try:
+            wins = dict(zip(cells, self.clicks(layouts, cells, opened)))
+        except _Spent:
+            return None
+        finally:
+            self._limit = 0
         top = max(wins.values(), default=0)
         return {i: w for i, w in wins.items() if w == top}
+
+
+class _Spent(Exception):
+    """A search's budget of states is spent (``PythonEngine.best``)."""
 
 
 __all__ = ["PythonEngine", "State"]

@@ -376,6 +376,43 @@ def test_the_endgame_search_on_the_python_engine_agrees_with_the_whole_board(gam
                 assert search.values(board, best=True) == _best_cells(board, mines, expected)
 
 
+@pytest.mark.parametrize("engine", ["compiled", "python"])
+@settings(max_examples=30, deadline=None)
+@given(game=opened_in_turn())
+def test_an_endgame_search_stops_past_its_budget_and_what_it_kept_stays_exact(game, engine):
+    """With a budget, the search for the best cells answers as without one when it needs at most that much
+    work (layouts split by the moves tried), and None when it needs more; a search stopped so keeps a
+    memo that answers every value exactly after, call after call of the game."""
+    with pytest.MonkeyPatch.context() as patch:
+        if engine == "python":
+            patch.setattr(endgame, "COMPILED_CELLS", 0)
+        stopped, unlimited = EndgameSearch(game[0][1]), EndgameSearch(game[0][1])
+        for board, mines in game:
+            expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
+            if not expected or all(analyze(board, mines).probability(c) == 1 for c in expected):
+                continue
+            fresh = EndgameSearch(mines)
+            best = fresh.values(board, best=True)
+            assert best == _best_cells(board, mines, expected)
+            assert EndgameSearch(mines).values(board, best=True, budget=fresh.work) == best
+            if fresh.work > 1:
+                assert EndgameSearch(mines).values(board, best=True, budget=fresh.work - 1) is None
+            before = stopped.work
+            answer = stopped.values(board, best=True, budget=max(1, fresh.work // 2))
+            assert answer is None or answer == best
+            assert stopped.work - before <= max(1, fresh.work // 2) + analyze(board, mines).count
+            assert stopped.values(board) == expected == unlimited.values(board)
+            assert stopped.values(board, best=True) == best
+
+
+def test_an_endgame_budget_is_a_number_of_layouts_for_the_best_cells_alone():
+    board = Board.from_text(".....\n.....\n.1...\n.....")
+    with pytest.raises(ValueError, match="budget must be at least 0, got -1"):
+        EndgameSearch(6).values(board, best=True, budget=-1)
+    with pytest.raises(ValueError, match="a budget is for the search of the best cells alone"):
+        EndgameSearch(6).values(board, budget=10)
+
+
 def test_the_endgame_search_reuses_its_memo_through_a_game():
     first = Board.from_text(".....\n.....\n.1...\n.....")
     then = Board.from_text(".....\n.....\n.1...\n0....")  # the best move shows its number

@@ -641,6 +641,49 @@ def test_the_compiled_endgame_reaches_positions_of_hundreds_of_layouts_on_expert
     assert TwoStepPlayer(endgame_compiled=0).recommend(board, 99).win_probability is None
 
 
+def test_an_endgame_search_past_its_budget_is_given_up_for_the_guess_without_it():
+    """With ``endgame_budget``, the compiled endgame decides when its search needs at most that much work
+    (``EndgameSearch.work``), and otherwise the player guesses as it does without the compiled endgame."""
+    from minelib.endgame import EndgameSearch
+    from minelib.players import TwoStepPlayer
+
+    board = _expert_guess(6, 100, 400, TwoStepPlayer(endgame_compiled=0))
+    search = EndgameSearch(99)
+    search.values(board, best=True)
+    without = TwoStepPlayer(endgame_compiled=0).recommend(board, 99)
+    exact = TwoStepPlayer().recommend(board, 99)
+    assert exact.win_probability is not None and search.work > 1
+    assert TwoStepPlayer(endgame_budget=search.work).recommend(board, 99) == exact
+    assert TwoStepPlayer(endgame_budget=search.work - 1).recommend(board, 99) == without
+    with pytest.raises(ValueError, match="endgame_budget must be at least 0, got -1"):
+        TwoStepPlayer(endgame_budget=-1)
+
+
+@pytest.mark.parametrize("rule", ["safe", "zero"])
+def test_a_budget_too_small_for_any_compiled_search_plays_as_the_player_without_one(rule):
+    """A budget of 1 stops every compiled endgame search at its first move (past ``endgame_layouts`` layouts
+    it splits more than one), so the games are the player's without the compiled endgame, move for move;
+    a budget no search reaches plays the defaults' games."""
+    from minelib.players import TwoStepPlayer
+
+    players = [
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=1),
+        TwoStepPlayer(endgame_layouts=4, endgame_compiled=0),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=10**15),
+        TwoStepPlayer(endgame_layouts=4),
+    ]
+    searched = 0
+    for seed in range(40):
+        moves = []
+        for player in players:
+            game = Game(BoardSize(9, 9), 14, rule, seed=seed)
+            record = player.play(game, (4, 4), log=True)
+            moves.append([(m.kind, m.cell, m.win_probability) for m in record.moves])
+        assert moves[0] == moves[1] and moves[2] == moves[3]
+        searched += moves[0] != moves[3]
+    assert searched  # the compiled endgame decided something in some game
+
+
 def test_two_step_scores_stay_finite_when_counts_pass_the_range_of_a_float():
     from minelib.players import TwoStepPlayer
 
