@@ -1,7 +1,7 @@
 """How far the strongest player's guesses fall from optimal play, exactly, where the exact search reaches.
 
     python benchmarks/regret.py [--games 2000] [--start 0] [--level expert] [--rule safe] [--first 0,0]
-        [--seed 2026] [--options ""] [--bands 2000,5000,10000,20000] [--workers 2]
+        [--seed 2026] [--options ""] [--bands 2000,5000,10000,20000] [--budgets 100_000_000,...] [--workers 2]
 
 Plays games of a record setting (game i as in the record run with ``--seed 2026``) with the two-step
 player (``--options``: its options, written as for ``benchmarks/guessing.py``). At every guess of
@@ -17,6 +17,12 @@ Where the two-step score ranked the guess, the same search values each cell it r
 columns say what the exact choice among its first 2, its first 3 or all the cells it ranked would
 save, in points a game: a first-order estimate of a cheaper endgame that searches only those (the
 games are those of the player as it is; it would play on from other positions afterwards).
+With ``--budgets``, a second table: per band and budget of work (``endgame_budget``: the search for the
+best cells alone, as the player asks it, stops past that much work), the guesses whose search fits,
+the regret they hold (what the exact endgame with that budget would save, to first order) and that
+search's seconds a game (a search stopped counted at its budget's share of its time: the time a player
+spends before it falls back to its guess). Work is counted by a fresh search; a player's search, which
+keeps its memo through a game, may need less.
 For reading, not asserting; the exact searches take seconds on the largest bands.
 """
 
@@ -45,10 +51,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_slice_arguments(parser, games=2000)
     parser.add_argument("--bands", default="2000,5000,10000,20000")
+    parser.add_argument("--budgets", default="", help="budgets of work, comma separated (e.g. 100_000_000)")
     args = parser.parse_args()
     bands = [int(b) for b in args.bands.split(",")]
     if len(bands) < 2 or bands != sorted(set(bands)) or bands[0] < 0:
         parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")] if args.budgets else []
+    except ValueError:
+        budgets = [0]
+    if any(b < 1 for b in budgets):
+        parser.error(f"--budgets must be positive amounts of work, comma separated, not {args.budgets!r}")
     setting = slice_setting(parser, args)
     found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
     print(f"{slice_title(args)}: the regret of its guesses where the exact search reaches (at most 63 unopened cells)")
@@ -71,6 +84,31 @@ def main() -> None:
             row[f"saved among {among or 'all'}"] = f"{100 * float(saved) / args.games:+.4f}"
         rows.append(row)
     print(text_table(rows))
+    if budgets:
+        print("\nthe search for the best cells within a budget of work (endgame_budget)")
+        print(text_table(budget_rows(found, bands, whole, budgets, args.games)))
+
+
+def budget_rows(found: list[guesses.Regret], bands: list[int], whole, budgets: list[int], games: int) -> list[dict]:
+    """Per band and budget: the guesses whose search fits it, the regret they hold and the seconds a game."""
+    rows = []
+    for low, high in [*itertools.pairwise(bands), *whole]:
+        part = [r for r in found if low < r.layouts <= high]
+        for budget in budgets:
+            fits = [r for r in part if r.work <= budget]
+            saved = sum((r.regret for r in fits), Fraction(0))
+            seconds = sum(r.best_seconds * min(1.0, budget / r.work) if r.work else r.best_seconds for r in part)
+            rows.append(
+                {
+                    "layouts": f"{low:,} < n <= {high:,}",
+                    "budget": f"{budget:,}",
+                    "searches fit": f"{len(fits)} of {len(part)}",
+                    "regret held, points per game": f"{100 * float(saved) / games:+.4f}",
+                    "of the band's": f"{float(saved / total):.0%}" if (total := sum(r.regret for r in part)) else "-",
+                    "search ms per game": f"{1000 * seconds / games:.1f}",
+                }
+            )
+    return rows
 
 
 if __name__ == "__main__":

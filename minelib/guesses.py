@@ -28,12 +28,16 @@ class Regret:
     """A heuristic guess in a position the exact search reaches: the layouts left, the best cell's
     win probability under optimal play less that of the cell opened, and the search's seconds; where
     the two-step score ranked the guess (``SCORED_REASONS``), the regret of each cell it ranked, in its
-    order (the first is the cell opened): what an exact choice among its first few would leave."""
+    order (the first is the cell opened): what an exact choice among its first few would leave. ``work``
+    and ``best_seconds``: what the player's own question, the best cells alone (``best=True``), takes a
+    fresh search (``EndgameSearch.work``: what a budget, ``endgame_budget``, counts) and its seconds."""
 
     layouts: int
     regret: Fraction
     seconds: float
     ranked: tuple[Fraction, ...] = ()
+    work: int = 0
+    best_seconds: float = 0.0
 
 
 def guess_regrets(
@@ -55,7 +59,11 @@ def guess_regrets(
             assert values is not None  # at most 63 unopened cells: the compiled search always answers
             best = max(values.values())
             ranked = tuple(best - values[r.cell] for r in run.ranked) if run.reason in SCORED_REASONS else ()
-            found.append(Regret(result.count, best - values[move.cell], time.perf_counter() - began, ranked))
+            seconds = time.perf_counter() - began
+            search, began = EndgameSearch(mines), time.perf_counter()
+            search.values(board, best=True, count=result.count)
+            regret = best - values[move.cell]
+            found.append(Regret(result.count, regret, seconds, ranked, search.work, time.perf_counter() - began))
 
     return _watch(player, game, first, note), found
 

@@ -878,6 +878,7 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
         games += 1
         for r in found:
             assert not r.ranked or (r.ranked[0] == r.regret and min(r.ranked) >= 0)
+            assert r.work >= r.layouts  # the player's search splits every layout at its first move at least
             ranked += len(r.ranked) > 1 and min(r.ranked) < r.regret  # a better cell among those it ranked
     assert ranked > 0
     assert regrets > 0  # the heuristic is not optimal everywhere on this board: the identity is not 0 = 0
