@@ -21,8 +21,8 @@ With ``--budgets``, a second table: per band and budget of work (``endgame_budge
 best cells alone, as the player asks it, stops past that much work), the guesses whose search fits,
 the regret they hold (what the exact endgame with that budget would save, to first order) and that
 search's seconds a game (a search stopped counted at its budget's share of its time: the time a player
-spends before it falls back to its guess). Work is counted by a fresh search; a player's search, which
-keeps its memo through a game, may need less.
+spends before it falls back to its guess). Work is counted by a second, fresh search a guess; a player's
+search, which keeps its memo through a game, may need less.
 For reading, not asserting; the exact searches take seconds on the largest bands.
 """
 
@@ -58,9 +58,9 @@ def main() -> None:
         parser.error(f"--bands must be two or more increasing layout counts, not {args.bands!r}")
     try:
         budgets = [int(b) for b in args.budgets.split(",")] if args.budgets else []
+        if any(b < 1 for b in budgets):
+            raise ValueError
     except ValueError:
-        budgets = [0]
-    if any(b < 1 for b in budgets):
         parser.error(f"--budgets must be positive amounts of work, comma separated, not {args.budgets!r}")
     setting = slice_setting(parser, args)
     found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
