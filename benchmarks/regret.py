@@ -37,13 +37,13 @@ from minelib import guesses, players
 from minelib.report import text_table
 
 
-def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int) -> list[guesses.Regret]:
+def play_chunk(setting: ex.Setting, indices: list[int], low: int, high: int, work: bool) -> list[guesses.Regret]:
     """The regrets of the guesses of games ``indices`` in positions the exact search reaches."""
     found: list[guesses.Regret] = []
     player = players.make_player(setting.player, setting.options)
     for index in indices:
         game, first = ex.setting_game(setting, index)
-        found += guesses.guess_regrets(player, game, first, (low, high))[1]
+        found += guesses.guess_regrets(player, game, first, (low, high), work)[1]
     return found
 
 
@@ -63,11 +63,12 @@ def main() -> None:
     except ValueError:
         parser.error(f"--budgets must be positive amounts of work, comma separated, not {args.budgets!r}")
     setting = slice_setting(parser, args)
-    found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1])
+    found: list[guesses.Regret] = map_chunks(play_chunk, setting, args, bands[0], bands[-1], bool(budgets))
     print(f"{slice_title(args)}: the regret of its guesses where the exact search reaches (at most 63 unopened cells)")
     rows = []
     whole = [(bands[0], bands[-1])] if len(bands) > 2 else []  # (two bounds: one band, the whole already)
-    for low, high in [*itertools.pairwise(bands), *whole]:
+    limits = [*itertools.pairwise(bands), *whole]
+    for low, high in limits:
         part = [r for r in found if low < r.layouts <= high]
         regret = sum((r.regret for r in part), Fraction(0))
         row = {
@@ -86,13 +87,14 @@ def main() -> None:
     print(text_table(rows))
     if budgets:
         print("\nthe search for the best cells within a budget of work (endgame_budget)")
-        print(text_table(budget_rows(found, bands, whole, budgets, args.games)))
+        print(text_table(budget_rows(found, limits, budgets, args.games)))
 
 
-def budget_rows(found: list[guesses.Regret], bands: list[int], whole, budgets: list[int], games: int) -> list[dict]:
-    """Per band and budget: the guesses whose search fits it, the regret they hold and the seconds a game."""
+def budget_rows(found: list[guesses.Regret], limits: list, budgets: list[int], games: int) -> list[dict]:
+    """Per band (``limits``: low, high) and budget: the guesses whose search fits it, the regret they hold and the
+    seconds a game."""
     rows = []
-    for low, high in [*itertools.pairwise(bands), *whole]:
+    for low, high in limits:
         part = [r for r in found if low < r.layouts <= high]
         for budget in budgets:
             fits = [r for r in part if r.work <= budget]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -29,8 +29,9 @@ class Regret:
     win probability under optimal play less that of the cell opened, and the search's seconds; where
     the two-step score ranked the guess (``SCORED_REASONS``), the regret of each cell it ranked, in its
     order (the first is the cell opened): what an exact choice among its first few would leave. ``work``
-    and ``best_seconds``: what the player's own question, the best cells alone (``best=True``), takes a
-    fresh search (``EndgameSearch.work``: what a budget, ``endgame_budget``, counts) and its seconds."""
+    and ``best_seconds`` (when ``guess_regrets`` is asked for them, else 0): what the player's own question,
+    the best cells alone (``best=True``), takes a fresh search (``EndgameSearch.work``: what a budget,
+    ``endgame_budget``, counts) and its seconds."""
 
     layouts: int
     regret: Fraction
@@ -41,14 +42,15 @@ class Regret:
 
 
 def guess_regrets(
-    player: LookaheadPlayer, game: Game, first: Cell, layouts: tuple[int, int] = (0, 20_000)
+    player: LookaheadPlayer, game: Game, first: Cell, layouts: tuple[int, int] = (0, 20_000), work: bool = False
 ) -> tuple[Record, list[Regret]]:
     """Play ``game`` from ``first`` and, at each guess of the player's heuristic (not its exact endgame
     moves) in a position of at most 63 unopened cells with ``low < layouts <= high``, the exact regret
     of the cell it opened (``EndgameSearch``). Layouts never grow as a game goes on, so a game once in
     reach stays there, and the value a player loses against optimal play from there is the expected
     sum of its regrets along its games: summed over games, an unbiased estimate of what the exact
-    move would add to its win rate, without the noise of won and lost games."""
+    move would add to its win rate, without the noise of won and lost games. With ``work``, a second,
+    fresh search of the best cells alone says what the player's search there takes (``Regret.work``)."""
     low, high = layouts
     found: list[Regret] = []
 
@@ -59,11 +61,12 @@ def guess_regrets(
             assert values is not None  # at most 63 unopened cells: the compiled search always answers
             best = max(values.values())
             ranked = tuple(best - values[r.cell] for r in run.ranked) if run.reason in SCORED_REASONS else ()
-            seconds = time.perf_counter() - began
-            search, began = EndgameSearch(mines), time.perf_counter()
-            search.values(board, best=True, count=result.count)
-            regret = best - values[move.cell]
-            found.append(Regret(result.count, regret, seconds, ranked, search.work, time.perf_counter() - began))
+            regret = Regret(result.count, best - values[move.cell], time.perf_counter() - began, ranked)
+            if work:
+                search, began = EndgameSearch(mines), time.perf_counter()
+                search.values(board, best=True, count=result.count)
+                regret = replace(regret, work=search.work, best_seconds=time.perf_counter() - began)
+            found.append(regret)
 
     return _watch(player, game, first, note), found
 

@@ -256,7 +256,7 @@ class PythonEngine:
 
 
 class _Spent(Exception):
-    """A search's budget of states is spent (``PythonEngine.best``)."""
+    """A search's budget of work is spent (``PythonEngine.best``)."""
 
 
 __all__ = ["PythonEngine", "State"]
