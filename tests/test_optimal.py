@@ -7,7 +7,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from minelib import endgame, optimal
+from minelib import endgame, kernel, optimal
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.endgame import EndgameSearch
@@ -411,6 +411,48 @@ def test_an_endgame_budget_is_a_number_of_layouts_for_the_best_cells_alone():
         EndgameSearch(6).values(board, best=True, budget=-1)
     with pytest.raises(ValueError, match="a budget is for the search of the best cells alone"):
         EndgameSearch(6).values(board, budget=10)
+
+
+@pytest.mark.parametrize("dead", [True, False])
+@settings(max_examples=40, deadline=None)
+@given(game=opened_in_turn())
+def test_states_that_take_their_parents_cliques_everywhere_keep_every_value(game, dead):
+    """Every state of more than two layouts whose parent was covered takes its parent's cliques
+    (``INHERIT_ABOVE_DEFAULT`` 0, where the default is only the states of more than 1,024): its bounds
+    stay bounds, so every best cell and every value is the whole board's, call after call of one game,
+    with the layouts cut to the cells that still matter (``dead``, the labels sorted with them) or not."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kernel, "INHERIT_ABOVE_DEFAULT", 0)
+        search = EndgameSearch(game[0][1], dead=dead)
+        for board, mines in game:
+            expected = OptimalSolver(board.size, mines, "python", symmetry=False).position(board).move_values
+            if not expected or all(analyze(board, mines).probability(c) == 1 for c in expected):
+                continue
+            assert search.values(board, best=True) == _best_cells(board, mines, expected)
+            assert search.values(board) == expected
+
+
+@pytest.mark.parametrize("height, width, mines", [(h, w, k) for h, w, k in TINY if h > 1 and k <= 4])
+def test_whole_boards_whose_states_take_their_parents_cliques_agree_with_minimax(height, width, mines):
+    size = BoardSize(height, width)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kernel, "INHERIT_ABOVE_DEFAULT", 0)
+        for rule in FIRST_CLICK_RULES:
+            result = OptimalSolver(size, mines, "compiled", dead=True).first_move(rule)
+            assert result.move_values == minimax_first_moves(size, mines, rule), rule
+
+
+def test_big_states_take_their_parents_cliques_for_less_work_and_the_same_answer():
+    """3,696 layouts: the root is covered, and its children of more than 1,024 layouts take its cliques
+    instead of a cover of their own (``INHERIT_ABOVE_DEFAULT`` -1: never)."""
+    board = Board.from_text(".....\n.....\n.1...\n.....")
+    taken = EndgameSearch(6)
+    best = taken.values(board, best=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kernel, "INHERIT_ABOVE_DEFAULT", -1)
+        covered = EndgameSearch(6)
+        assert covered.values(board, best=True) == best
+    assert taken.work < covered.work
 
 
 def test_the_endgame_search_reuses_its_memo_through_a_game():
