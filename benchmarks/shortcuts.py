@@ -1,6 +1,6 @@
 """The strongest player's time with one of its shortcuts against without, on the same games.
 
-    python benchmarks/shortcuts.py [recall|floats|book|memo] [--options second=0] [--games 300] [--start 0]
+    python benchmarks/shortcuts.py [recall|floats|book|memo|cliques] [--options second=0] [--games 300] [--start 0]
         [--level expert] [--rule safe] [--first 0,0] [--seed 2026] [--article SIDE/DENSITY]
 
 The shortcuts (each a module's setting, the answers exact either way):
@@ -12,7 +12,9 @@ The shortcuts (each a module's setting, the answers exact either way):
 - ``book``: the two-step player's guesses where few cells are open, worked out once per process and
   looked up after (``minelib.twostep.BOOK_OPENED``; without: 0, each worked out in every game);
 - ``memo``: the exact endgame's memo grown with the layouts past 4,000 (``minelib.endgame.STATES_PER_LAYOUT``;
-  without: 0, 20,000 states whatever the layouts, as before 2026-11-29).
+  without: 0, 20,000 states whatever the layouts, as before 2026-11-29);
+- ``cliques``: the exact search's states of more than 1,024 layouts take their parent's cliques
+  (``minelib.kernel.INHERIT_ABOVE_DEFAULT``; without: -1, each state covers itself, as before 2026-11-29).
 
 One process, one core: each game is played with the shortcut and without, in alternating order, and
 both must play the same moves (with ``--article``, on article 003's games, e.g. ``20/0.2``). Prints mean
@@ -26,16 +28,18 @@ import time
 
 from common import add_article_argument, add_slice_arguments, slice_title, time_ratios, timed_setting
 
-from minelib import boxes, endgame, twostep
+from minelib import boxes, endgame, kernel, twostep
 from minelib import experiments as ex
 from minelib.players import make_player
 from minelib.report import text_table
 
+# name -> (the module or class holding the setting, its name, its value without the shortcut)
 SHORTCUTS = {
-    "recall": (boxes.Tracker, "RECENT"),
-    "floats": (boxes, "EXACT_BELOW"),
-    "book": (twostep, "BOOK_OPENED"),
-    "memo": (endgame, "STATES_PER_LAYOUT"),
+    "recall": (boxes.Tracker, "RECENT", 0),
+    "floats": (boxes, "EXACT_BELOW", 0),
+    "book": (twostep, "BOOK_OPENED", 0),
+    "memo": (endgame, "STATES_PER_LAYOUT", 0),
+    "cliques": (kernel, "INHERIT_ABOVE_DEFAULT", -1),
 }
 
 
@@ -50,8 +54,8 @@ def main() -> None:
         player = make_player(ex.RECORD_PLAYER, args.options)
     except (ValueError, TypeError) as error:
         parser.error(f"options {args.options!r}: {error}")
-    owner, name = SHORTCUTS[args.shortcut]
-    values = {"with": getattr(owner, name), "without": 0}
+    owner, name, without = SHORTCUTS[args.shortcut]
+    values = {"with": getattr(owner, name), "without": without}
     seconds: dict[str, list[float]] = {side: [] for side in values}
     order = list(values.items())
     try:

@@ -113,6 +113,14 @@ def test_shortcuts_times_the_endgame_memo_on_article_games_with_the_same_moves()
     assert "article 003's 9/0.1, games 0-1" in done.stdout and "with memo faster by" in done.stdout
 
 
+def test_shortcuts_times_the_cliques_taken_from_the_parent_with_the_same_moves():
+    """The search's states taking their parent's cliques as a shortcut (without: -1, each covers itself, as before),
+    on expert games: both play the same moves, or the script exits with the game that differs."""
+    done = run_script("shortcuts.py", "cliques", "--games", "2", "--options", "endgame_compiled=100000")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "games 0-1" in done.stdout and "with cliques faster by" in done.stdout
+
+
 def test_luck_checks_its_games_against_the_stored_run_and_narrows_the_interval(tmp_path):
     """The games luck.py plays are the long run's of the defaults of 2026-11-28, game by game, and its controlled
     interval is narrower than the won games' on these 20; against a stored run where one of them went otherwise it
