@@ -96,7 +96,7 @@ from minelib.layouts import BITMASK_CELLS, Geometry, Layouts
 # tried and passed over by the cliques' cover (what a search's time follows), LIMIT: once WORK passes it (0:
 # never), the search stops as if aborted (a budget, deterministic where a time cap is not), INHERIT_ABOVE: a
 # state of more layouts than this whose parent has cliques takes theirs (-1: never), ROOT_ROWS: the largest
-# state of ``best_clicks`` covered by cliques (with MOVE_ROWS: the larger of the two)
+# state of ``best_clicks`` covered by cliques when its children may take them (with MOVE_ROWS: the larger)
 (
     ENTRIES,
     POOL_USED,
@@ -1077,7 +1077,8 @@ def best_clicks(state, cells, opened, full, neighbours, tables, slots, entries, 
                 bound[j] += 1
     room = _scratch(n, len(neighbours), meta)
     tags = np.empty(0, np.int64)  # no labels: the children cover themselves
-    if 2 < n <= max(meta[MOVE_ROWS], meta[ROOT_ROWS]):
+    # covered past MOVE_ROWS only so that its children can take its cliques
+    if 2 < n <= (max(meta[MOVE_ROWS], meta[ROOT_ROWS]) if meta[INHERIT_ABOVE] >= 0 else meta[MOVE_ROWS]):
         arena, _, _, _, _, _, compat, agree, ands, labels, spots, _, _, _ = room
         arena[0] = full & ~opened
         arena[1 : n + 1] = state
