@@ -134,8 +134,8 @@ records: install
 # hours on two cores), and the defaults before them on the same games (LONG_DEEP_NEXT_RUNS, --options
 # second=0,..., file named _deep_2026-11-29; about an hour): the second look game by game with the luck out.
 # Then today's defaults (the endgame from 20,000 layouts, 2026-11-29) on the same games (LONG_ENDGAME_RUNS, no
-# options, file named _endgame; about 3 hours on two cores; its first 448,500 games played in 35 and 75 minutes, the
-# rest to come): the endgame game by game with the luck out. Last, a candidate for the defaults, the endgame from 50,000
+# options, file named _endgame; about 3 hours on two cores; played in 35, 75 and 106 minutes, done): the endgame game
+# by game with the luck out. Last, a candidate for the defaults, the endgame from 50,000
 # layouts, on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, file named
 # _endgame_50000; about 4 hours on two cores; its first 141,500 games played in 86 minutes on a busy machine, the
 # rest to come): not kept for now, +0.007 [-0.003, +0.017] points with the luck out (benchmarks/README.md).
