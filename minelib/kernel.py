@@ -25,9 +25,9 @@ per living cell and number, so a layout finds the first clique it agrees with by
 ANDing a few words per cell, not by a pass over every clique.
 
 That cover costs a word per 64 cliques per living cell per layout, and a big state
-finds nearly as many cliques as layouts (an expert position's children of tens of
-thousands of layouts: 96.5% as many), so in the searches of big positions the
-cover was most of the time. A parent's clique stays a clique in each of its
+finds nearly as many cliques as layouts (a child of an expert position: 54,466
+cliques for 56,449 layouts), so in the searches of big positions the cover was
+most of the time. A parent's clique stays a clique in each of its
 children, though (``_inherit``), and nearly as tight: so a state of more than
 ``INHERIT_ABOVE`` (1,024) layouts whose parent was covered takes its parent's
 cliques, at one look a layout, and the labels of the cliques follow the layouts
@@ -803,7 +803,7 @@ def _scratch(n, cells, meta):
     work = np.empty((2, n + 1), np.int64)  # _canonical's images
     rows = min(n, max(meta[CLIQUE_ROWS], meta[MOVE_ROWS], meta[ROOT_ROWS])) + 1  # _cover's cliques: sets of bits
     compat, agree = np.empty((cells, 9, rows // 64 + 1), np.int64), np.empty(rows // 64 + 1, np.int64)
-    held = n + 1 if meta[INHERIT_ABOVE] >= 0 else 1  # cliques taken from a parent: any state's, ands and labels
+    held = n + 1 if 0 <= meta[INHERIT_ABOVE] < n else 1  # cliques taken from a parent: any state's, ands and labels
     ands, labels, spots = (
         np.empty(max(rows, held), np.int64),
         np.empty(max(rows, held), np.int64),
