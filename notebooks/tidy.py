@@ -1,11 +1,13 @@
-"""Drop what a rerun changes without the computation changing it: widget views, and where printed
-text happened to be cut into pieces.
+"""Drop what a rerun changes without the computation changing it: widget views, where printed
+text happened to be cut into pieces, and the times a cell was executed.
 
 ``make reproduce`` executes the notebooks without storing widget state, so a saved
 widget view (a random model id) can never be shown again; its plain-text form stays
 (the explorer's is the position and its status line). A cell's printed text arrives in as many
 stream outputs as the kernel happened to flush, which differs from run to run: adjacent pieces of
-one stream are joined into one output (nbval compares them joined too).
+one stream are joined into one output (nbval compares them joined too). A cell's execution times
+(``metadata.execution``, written by nbconvert without ``record_timing=False``, and kept by it after) are
+dropped.
 Usage: python notebooks/tidy.py NB...
 """
 
@@ -16,12 +18,14 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def tidy(path: str) -> None:
-    """Rewrite the notebook at ``path`` without widget views and with each run of one stream joined,
-    if it has anything to change."""
+    """Rewrite the notebook at ``path`` without widget views or execution times and with each run of one
+    stream joined, if it has anything to change."""
     with open(path, encoding="utf-8") as handle:
         notebook = json.load(handle)
     changed = False
     for cell in notebook["cells"]:
+        if cell.get("metadata", {}).pop("execution", None) is not None:
+            changed = True
         outputs = cell.get("outputs", [])
         for output in outputs:
             if WIDGET_VIEW in output.get("data", {}):

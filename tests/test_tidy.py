@@ -15,7 +15,7 @@ def _stream(name: str, text) -> dict:
     return {"output_type": "stream", "name": name, "text": text}
 
 
-def test_pieces_of_one_stream_are_joined_and_widget_views_dropped(tmp_path):
+def test_pieces_of_one_stream_are_joined_and_widget_views_and_execution_times_dropped(tmp_path):
     view = {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}, "text/plain": ["board"]}
     outputs = [
         _stream("stdout", ["a\n", "b"]),  # a line cut between two pieces
@@ -26,9 +26,12 @@ def test_pieces_of_one_stream_are_joined_and_widget_views_dropped(tmp_path):
         _stream("stderr", ["f\n"]),
     ]
     path = tmp_path / "n.ipynb"
-    path.write_text(json.dumps({"cells": [{"cell_type": "code", "outputs": outputs}]}))
+    times = {"execution": {"iopub.status.busy": "2026-11-26T08:40:11.298094Z"}, "tags": ["kept"]}
+    path.write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": times, "outputs": outputs}]}))
     tidy.tidy(str(path))
-    found = json.loads(path.read_text())["cells"][0]["outputs"]
+    cell = json.loads(path.read_text())["cells"][0]
+    assert cell["metadata"] == {"tags": ["kept"]}  # the execution times dropped, the rest kept
+    found = cell["outputs"]
     assert found == [
         _stream("stdout", ["a\n", "bc\n"]),
         {"output_type": "display_data", "data": {"text/plain": ["board"]}, "metadata": {}},
@@ -46,3 +49,4 @@ def test_every_committed_notebook_is_already_tidy():
         for cell in notebook["cells"]:
             outputs = cell.get("outputs", [])
             assert tidy._join_streams([dict(o) for o in outputs]) == outputs, path.name
+            assert "execution" not in cell.get("metadata", {}), path.name
