@@ -12,10 +12,10 @@ at a time on the compiled engine, each variant in a fresh process in the same
 run: the memo as it was (2M states, room for 32 layouts a key, cleared when
 full), the roomy memo, dead cells left out of the states, the bound of the
 agreement cliques on states of at most 64 or 256 layouts, each move of a state
-of at most 4,096 or 65,536 layouts (the default) bounded by the state's cliques, and a
-states of more than 1,024 layouts taking their parent's cliques instead of a cover of their own (the default), and a
-memo too small for the search (100,000 states) cleared when full or keeping its
-largest exact states. The compiled engine is
+of at most 4,096 or 65,536 layouts bounded by the state's cliques, the states of more
+than 1,024 layouts taking their parent's cliques instead of a cover of their own (the
+default), and a memo too small for the search (100,000 states) cleared when full or
+keeping its largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
 such. For reading, not asserting.
 """
