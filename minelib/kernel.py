@@ -700,6 +700,14 @@ def _order_by_bound(arena, order, bounds, groups):
 
 
 @njit(**_JIT)
+def _move_labels(arena, source, key, count):
+    """A key's labels at arena[key:], as ``_reduce`` writes them: 0 where its living cells are, then the labels of
+    its ``count`` layouts, from arena[source:] in the same order."""
+    arena[key] = 0
+    arena[key + 1 : key + 1 + count] = arena[source : source + count]
+
+
+@njit(**_JIT)
 def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead, labels, out_labels, carry):
     """Write each closed group of arena[buf:] (group g ending at arena[ends + g]) at ``out`` as a key:
     its living cells among ``candidates``, then its layouts; with ``dead``, the layouts cut down to the
@@ -746,20 +754,16 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead, labels,
                 for j in range(start, end):
                     arena[first + j - start] = arena[j] & keep
                 count = end - start
-                if carry:
+                if carry and (union ^ inter) & ~keep:  # as below, each label moved with its layout's cut
                     arena[out_labels + position] = 0
-                    for j in range(start, end):
-                        arena[out_labels + position + 1 + j - start] = arena[labels + j - buf]
-                if carry and (union ^ inter) & ~keep:  # as below, the labels moved with their layouts
                     cuts = arena[first : first + count].copy()
-                    tags = arena[out_labels + position + 1 : out_labels + position + 1 + count].copy()
                     order = np.argsort(cuts)
                     kept = 0
                     for u in range(count):
                         cut = cuts[order[u]]
                         if kept == 0 or cut != arena[first + kept - 1]:
                             arena[first + kept] = cut
-                            arena[out_labels + position + 1 + kept] = tags[order[u]]
+                            arena[out_labels + position + 1 + kept] = arena[labels + start - buf + order[u]]
                             kept += 1
                     count = kept
                 elif (union ^ inter) & ~keep:  # a cell that varies is cut: sort, and keep each cut once
@@ -770,7 +774,8 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead, labels,
                         if cut[j] != cut[count - 1]:
                             cut[count] = cut[j]
                             count += 1
-                # (else the layouts stay sorted and distinct: only cells equal in all of them are cut)
+                elif carry:  # the layouts stay sorted and distinct (only cells equal in all of them are cut)
+                    _move_labels(arena, labels + start - buf, out_labels + position, count)
         else:
             union = 0
             inter = arena[start]
@@ -781,9 +786,7 @@ def _reduce(arena, buf, ends, groups, candidates, neighbours, out, dead, labels,
             living = union & ~inter & candidates
             count = end - start
             if carry:
-                arena[out_labels + position] = 0
-                for j in range(start, end):
-                    arena[out_labels + position + 1 + j - start] = arena[labels + j - buf]
+                _move_labels(arena, labels + start - buf, out_labels + position, count)
         arena[out + position] = living
         position += 1 + count
         arena[ends + g] = position
