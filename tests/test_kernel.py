@@ -11,7 +11,10 @@ from minelib.board import Board, BoardSize
 from minelib.kernel import (
     ABORT,
     ENTRIES,
+    INHERIT_ABOVE,
     KEEP,
+    META_FIELDS,
+    SORT_GROUPS,
     VALUE,
     CompiledEngine,
     _canonical,
@@ -20,6 +23,9 @@ from minelib.kernel import (
     _fewest_bound,
     _hash,
     _lookup,
+    _order_by_bound,
+    _outcomes,
+    _scratch,
     _symmetry_tables,
     click,
 )
@@ -311,3 +317,71 @@ def test_the_compiled_canonical_form_is_the_python_one(shape, data):
     expected = geometry.canonical_state(living, layouts)
     got = _canonical(key, _symmetry_tables(geometry), work)
     assert (int(got[0]), tuple(int(x) for x in got[1:])) == expected
+
+
+def _closed_groups(layouts: list[int], i: int, candidates: int, neighbours: np.ndarray) -> list[tuple[int, ...]]:
+    """The closed groups of opening cell i, by brute force: split the safe layouts by its number, then, in
+    each group of more than one layout, open every unseen candidate cell safe in all of them and split by
+    what they show, until none is left; as sorted tuples, in sorted order."""
+
+    def close(group: list[int], unseen: int) -> list[tuple[int, ...]]:
+        union = 0
+        for m in group:
+            union |= m
+        free = [x for x in range(len(neighbours)) if unseen >> x & 1 and not union >> x & 1]
+        if not free or len(group) == 1:
+            return [tuple(sorted(group))]
+        parts: dict[tuple[int, ...], list[int]] = {}
+        for m in group:
+            parts.setdefault(tuple((m & int(neighbours[x])).bit_count() for x in free), []).append(m)
+        seen = sum(1 << x for x in free)
+        return [g for part in parts.values() for g in close(part, unseen & ~seen)]
+
+    first: dict[int, list[int]] = {}
+    for m in layouts:
+        if not m >> i & 1:
+            first.setdefault((m & int(neighbours[i])).bit_count(), []).append(m)
+    unseen = candidates & ~(1 << i)
+    return sorted(g for group in first.values() for g in close(group, unseen))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([(3, 3), (3, 4), (2, 5), (4, 4), (4, 5)]), st.data())
+def test_a_moves_outcomes_are_its_closed_groups_and_each_layout_keeps_its_label(shape, data):
+    """``_outcomes`` (which moves a group between two buffers at each split) against the closure by brute
+    force: the same groups, each contiguous and in order of what was shown, and the label of each layout
+    (``carry``: its clique's, for a child to take) still beside it wherever its group ended."""
+    geometry = Geometry(BoardSize(*shape))
+    neighbours = np.array(geometry.neighbours, np.int64)
+    mines = data.draw(st.integers(1, 4))
+    solver = OptimalSolver(geometry.size, mines, "python")
+    every = solver.all_layouts()
+    layouts = sorted(data.draw(st.sets(st.sampled_from(every), min_size=1, max_size=60)))
+    i = data.draw(st.integers(0, geometry.n - 1))
+    candidates = data.draw(st.sampled_from([geometry.full, data.draw(st.integers(0, geometry.full))]))
+    state = np.array(layouts, np.int64)
+    n = len(state)
+    tags = np.array(data.draw(st.permutations(range(n))), np.int64)
+    meta = np.zeros(META_FIELDS, np.int64)
+    meta[INHERIT_ABOVE] = 0
+    _, scratch, stack, small, marks, *_, spare = _scratch(n, geometry.n, meta)
+    buf, ends, labels = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
+    k, groups = _outcomes(
+        state, i, candidates, neighbours, buf, ends, scratch, marks, stack, small, tags, labels, spare, True
+    )
+    found = [tuple(int(m) for m in buf[(ends[g - 1] if g else 0) : ends[g]]) for g in range(groups)]
+    assert k == sum(1 for m in layouts if not m >> i & 1) == (ends[groups - 1] if groups else 0)
+    assert all(list(g) == sorted(g) for g in found)  # each group keeps the state's order
+    assert sorted(found) == _closed_groups(layouts, i, candidates, neighbours)
+    label = dict(zip(layouts, tags.tolist()))
+    assert [int(t) for t in labels[:k]] == [label[int(m)] for m in buf[:k]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 6), max_size=3 * SORT_GROUPS))
+def test_a_moves_groups_are_taken_by_their_bound_highest_first_ties_in_order(bounds):
+    """Both ways ``_order_by_bound`` orders (insertion up to ``SORT_GROUPS`` groups, a merge sort past them)."""
+    groups = len(bounds)
+    arena = np.array([*bounds, *[-1] * groups], np.int64)
+    _order_by_bound(arena, groups, 0, groups)
+    assert arena[groups:].tolist() == sorted(range(groups), key=lambda g: -bounds[g])
