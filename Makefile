@@ -138,7 +138,8 @@ records: install
 # by game with the luck out. Last, a candidate for the defaults, the endgame from 50,000
 # layouts, on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, file named
 # _endgame_50000; about 4 hours on two cores; its first 141,500 games played in 86 minutes on a busy machine, the
-# rest to come): not kept for now, +0.007 [-0.003, +0.017] points with the luck out (benchmarks/README.md).
+# next 236,500 in 124 minutes, the rest to come): a candidate, +0.010 [+0.004, +0.016] points with the luck out on
+# 378,000 games (benchmarks/README.md).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
