@@ -531,22 +531,27 @@ def _bound(key, slots, entries, pool):
 
 
 @njit(**_JIT)
-def _split(source, target, marks, lo, hi, around, small, labels, moved, carry, union, inter):
-    """Write source[lo:hi] at target[lo:hi] ordered by the number each layout shows through ``around``:
-    small[v] layouts show v, small[10 + v] is where they end, small[20 + v] and small[30 + v] their union
-    and intersection (``union`` and ``inter``: those of source[lo:hi]). With ``carry``, labels[lo:hi] (one a
-    layout) move with their layouts to moved[lo:hi]. Returns False, writing nothing, when every layout shows
-    the same number (they stay in ``source``, as they were)."""
+def _split(source, target, marks, lo, hi, around, small, labels, moved, carry, union, inter, mines):
+    """Write source[lo:hi] at target[lo:] ordered by the number each layout shows through ``around``, leaving out
+    the layouts where a cell of ``mines`` is a mine (the clicked cell's: its split picks the safe layouts too):
+    small[v] layouts show v, small[10 + v] is where they end, small[20 + v] and small[30 + v] their union and
+    intersection (``union`` and ``inter``: those of source[lo:hi]). With ``carry``, labels[lo:hi] (one a layout)
+    move with their layouts to moved[lo:]. Without ``mines``, returns False, writing nothing, when every layout
+    shows the same number (they stay in ``source``, as they were)."""
     for v in range(10):
         small[v] = 0
         small[20 + v] = 0
         small[30 + v] = -1
     for j in range(lo, hi):
-        v = _popcount(source[j] & around)
-        marks[j] = v
-        small[v] += 1
+        m = source[j]
+        if m & mines:
+            marks[j] = 10
+        else:
+            v = _popcount(m & around)
+            marks[j] = v
+            small[v] += 1
     v = marks[lo]
-    if small[v] == hi - lo:
+    if not mines and small[v] == hi - lo:
         small[10 + v], small[20 + v], small[30 + v] = hi, union, inter
         return False
     position = lo
@@ -554,15 +559,28 @@ def _split(source, target, marks, lo, hi, around, small, labels, moved, carry, u
         small[10 + v] = position
         position += small[v]
     for j in range(lo, hi):
-        m = source[j]
         v = marks[j]
-        if carry:
-            moved[small[10 + v]] = labels[j]
-        target[small[10 + v]] = m
-        small[10 + v] += 1
-        small[20 + v] |= m
-        small[30 + v] &= m
+        if v < 10:
+            m = source[j]
+            if carry:
+                moved[small[10 + v]] = labels[j]
+            target[small[10 + v]] = m
+            small[10 + v] += 1
+            small[20 + v] |= m
+            small[30 + v] &= m
     return True
+
+
+@njit(**_JIT)
+def _push_groups(stack, depth, small, seen, where):
+    """Push the groups of a split (``small`` as ``_split`` leaves it) on the stack of ``_outcomes``, last to
+    first so that they are taken first to last; returns the new depth."""
+    for v in range(9, -1, -1):
+        if small[v]:
+            stack[depth, 0], stack[depth, 1], stack[depth, 2] = small[10 + v] - small[v], small[10 + v], seen
+            stack[depth, 3], stack[depth, 4], stack[depth, 5] = small[20 + v], small[30 + v], where
+            depth += 1
+    return depth
 
 
 @njit(**_JIT)
@@ -573,48 +591,20 @@ def _outcomes(state, i, candidates, neighbours, buf, ends, scratch, marks, stack
     layout of its group opens without splitting it. With ``carry``, the labels of the state's
     layouts (``tags``) follow them into ``labels``, one for each layout of buf.
 
-    Each layout moves as few times as it can: the safe layouts are written to buf already split by the
-    clicked cell's number (two passes over the state), and a later split writes its segment to the other
-    of buf and ``scratch`` (and of ``labels`` and ``spare``), once, or not at all when every layout shows
-    the same number; a group that ends in ``scratch`` is copied back once. (Before 2026-11-30: a pass to
-    pick the safe layouts, then three a split, one of them to copy back; the searches of 13 expert positions
-    took 1.13 times as long, by hand.)"""
+    Each layout moves as few times as it can: the clicked cell's split writes the safe layouts to buf (two passes
+    over the state), and a later split writes its segment to the other of buf and ``scratch`` (and of ``labels``
+    and ``spare``), once, or not at all when every layout shows the same number; a group that ends in ``scratch``
+    is copied back once. (Before 2026-11-30: a pass to pick the safe layouts, then three a split, one of them to
+    copy back; the searches of 13 expert positions took 1.13 times as long, by hand.)"""
     bit = np.int64(1) << i
-    around = neighbours[i]
-    for v in range(10):
-        small[v] = 0
-        small[20 + v] = 0
-        small[30 + v] = -1
-    for j in range(len(state)):  # the clicked cell's number in each layout where it is safe (10 where not)
-        m = state[j]
-        v = 10 if m & bit else _popcount(m & around)
-        marks[j] = v
-        if v < 10:
-            small[v] += 1
+    _split(state, buf, marks, 0, len(state), neighbours[i], small, tags, labels, carry, 0, -1, bit)
     k = 0
     for v in range(10):
         k += small[v]
-        small[10 + v] = k
-    for j in range(len(state) - 1, -1, -1):  # the safe layouts by that number, each in order
-        v = marks[j]
-        if v < 10:
-            m = state[j]
-            small[10 + v] -= 1
-            buf[small[10 + v]] = m
-            if carry:
-                labels[small[10 + v]] = tags[j]
-            small[20 + v] |= m
-            small[30 + v] &= m
     groups = 0
     # a work stack of segments (lo, hi, cells opened, union, intersection of their layouts, 1 if they lie in
     # scratch), taken in order so that the groups come out in order: first those of each number the cell shows
-    depth = 0
-    seen = ~candidates | bit
-    for v in range(9, -1, -1):
-        if small[v]:
-            stack[depth, 0], stack[depth, 1], stack[depth, 2] = small[10 + v], small[10 + v] + small[v], seen
-            stack[depth, 3], stack[depth, 4], stack[depth, 5] = small[20 + v], small[30 + v], 0
-            depth += 1
+    depth = _push_groups(stack, 0, small, ~candidates | bit, 0)
     while depth:
         depth -= 1
         lo, hi, seen = stack[depth, 0], stack[depth, 1], stack[depth, 2]
@@ -640,16 +630,10 @@ def _outcomes(state, i, candidates, neighbours, buf, ends, scratch, marks, stack
             continue
         around = neighbours[_popcount(new - 1)]
         if where:
-            moved = _split(scratch, buf, marks, lo, hi, around, small, spare, labels, carry, union, inter)
+            moved = _split(scratch, buf, marks, lo, hi, around, small, spare, labels, carry, union, inter, 0)
         else:
-            moved = _split(buf, scratch, marks, lo, hi, around, small, labels, spare, carry, union, inter)
-        if moved:
-            where = 1 - where
-        for v in range(9, -1, -1):  # pushed last to first, so taken first to last
-            if small[v]:
-                stack[depth, 0], stack[depth, 1], stack[depth, 2] = small[10 + v] - small[v], small[10 + v], seen
-                stack[depth, 3], stack[depth, 4], stack[depth, 5] = small[20 + v], small[30 + v], where
-                depth += 1
+            moved = _split(buf, scratch, marks, lo, hi, around, small, labels, spare, carry, union, inter, 0)
+        depth = _push_groups(stack, depth, small, seen, 1 - where if moved else where)
     return k, groups
 
 
