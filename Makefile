@@ -101,7 +101,9 @@ tables: install
 # The auto-play experiments behind notebooks 05 and 06, all resumable: stop them at will and
 # run them again. experiments: the players' speed on article 003's settings, and every player at
 # the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
-# and 50,000 other games per setting (results/records.sqlite, about 70 minutes on two cores);
+# and 50,000 other games per setting (results/records.sqlite, about 70 minutes on two cores, 2.4 hours on the slow
+# machine of 2026-12-01; the record runs of the defaults before 2026-11-29 are kept in results/records_2026-11.sqlite,
+# so that each file stays under 10 MB);
 # ideas: one guessing idea at a time on 20,000 paired expert games, and the settings that need more
 # on the 100,000 games of the expert record run (results/ideas.sqlite).
 EXPERIMENT_ARGS ?= --games 50 --level-games 1000
@@ -133,13 +135,13 @@ records: install
 # first would pass 10 MB; each game's luck kept, 11.4 bytes a game, so that 750,000 fill 8.5 MB; about 2.5
 # hours on two cores), and the defaults before them on the same games (LONG_DEEP_NEXT_RUNS, --options
 # second=0,..., file named _deep_2026-11-29; about an hour): the second look game by game with the luck out.
-# Then today's defaults (the endgame from 20,000 layouts, 2026-11-29) on the same games (LONG_ENDGAME_RUNS, no
-# options, file named _endgame; about 3 hours on two cores; played in 35, 75 and 106 minutes, done): the endgame game
-# by game with the luck out. Last, a candidate for the defaults, the endgame from 50,000
-# layouts, on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, file named
-# _endgame_50000; about 4 hours on two cores; its first 141,500 games played in 86 minutes on a busy machine, the
-# next 236,500 in 124 minutes, the rest to come): a candidate, +0.010 [+0.004, +0.016] points with the luck out on
-# 378,000 games (benchmarks/README.md).
+# Then the defaults of 2026-11-29 (the endgame from 20,000 layouts) on the same games (LONG_ENDGAME_RUNS, --options
+# endgame_compiled=20000 since they were replaced, file named _endgame; about 3 hours on two cores; played in 35, 75
+# and 106 minutes, done): the endgame game by game with the luck out. Last, today's defaults (the endgame from 50,000
+# layouts, since 2026-12-01) on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, the
+# options they were played with as a candidate, file named _endgame_50000; about 4 hours on two cores; its first
+# 141,500 games played in 86 minutes on a busy machine, the next 236,500 in 124 minutes, the rest to come): +0.010
+# [+0.004, +0.016] points with the luck out on 378,000 games (benchmarks/README.md).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -171,7 +173,7 @@ long-runs: install
 	$(call long_runs,$(LONG_LOOK_RUNS),endgame_compiled=5000,_2026-11-28)
 	$(call long_runs,$(LONG_LOOK_NEXT_RUNS),endgame_compiled=5000,_2026-11-29,1000000)
 	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0$(comma)endgame_compiled=5000,_deep_2026-11-29,1000000)
-	$(call long_runs,$(LONG_ENDGAME_RUNS),,_endgame,1000000)
+	$(call long_runs,$(LONG_ENDGAME_RUNS),endgame_compiled=20000,_endgame,1000000)
 	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
 
 ideas: install

@@ -51,8 +51,9 @@ class TwoStepPlayer(LookaheadPlayer):
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
-    ``endgame_compiled`` (20,000 since 2026-11-29; ``endgame_compiled=5000`` replays the runs before, measured in
-    ``benchmarks/README.md``) remain on at most 63 undecided cells (the compiled engine's reach); with
+    ``endgame_compiled`` (50,000 since 2026-12-01, 20,000 from 2026-11-29; ``endgame_compiled=20000`` and
+    ``endgame_compiled=5000`` replay the runs before, measured in ``benchmarks/README.md``) remain on at most 63
+    undecided cells (the compiled engine's reach); with
     ``endgame_budget`` (0: none), a search that needs more work than that (``Engine.work``) is given up and the
     guess made as below.
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
@@ -100,7 +101,7 @@ class TwoStepPlayer(LookaheadPlayer):
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
-        endgame_compiled: int = 20000,
+        endgame_compiled: int = 50000,
         endgame_budget: int = 0,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),

@@ -25,7 +25,8 @@ SETTINGS = {
 }
 # Games that the first games above never show: the first ten expert games of each record setting whose
 # moves change with chains=0 (a chained 50/50 guessed first; 1% of expert games, none of the 50 above). Game 675
-# of the first left them with the endgame from 20,000 layouts (2026-11-29), which plays it alike without chains.
+# of the first left them with the endgame from 20,000 layouts (2026-11-29), and games 342 and 472 of the second with
+# the endgame from 50,000 layouts (2026-12-01), which play them alike without chains.
 CHAINS = {
     "expert, safe first click at (0, 0), games with a chained 50/50": (
         ex.record_setting("expert", "safe", "0,0", 3000),
@@ -33,10 +34,22 @@ CHAINS = {
     ),
     "expert, opening at (3, 3), games with a chained 50/50": (
         ex.record_setting("expert", "zero", "3,3", 3000),
-        [109, 127, 170, 289, 342, 431, 471, 472, 505, 581],
+        [109, 127, 170, 289, 431, 471, 505, 581, 632, 759],
     ),
 }
-GAME_LISTS = {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()} | CHAINS
+# And the first five expert games of each record setting that the endgame from 50,000 layouts (2026-12-01) plays to
+# another result or number of guesses than from 20,000 (their record runs say which): none of the games above.
+LARGER_ENDGAME = {
+    "expert, safe first click at (0, 0), games the endgame from 50,000 layouts changes": (
+        ex.record_setting("expert", "safe", "0,0", 1000),
+        [277, 311, 630, 782, 850],
+    ),
+    "expert, opening at (3, 3), games the endgame from 50,000 layouts changes": (
+        ex.record_setting("expert", "zero", "3,3", 1000),
+        [140, 269, 532, 676, 800],
+    ),
+}
+GAME_LISTS = {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()} | CHAINS | LARGER_ENDGAME
 
 
 def fingerprint(setting: ex.Setting, index: int) -> str:
@@ -81,23 +94,34 @@ def test_the_expert_games_exercise_the_deeper_and_the_second_look(name, before):
     assert sum(fingerprint(replace(setting, options=before), i) != moves for i, moves in enumerate(stored)) >= 5
 
 
-def test_the_golden_games_exercise_the_endgame_from_20000_layouts():
-    """The exact endgame from 20,000 layouts (the default since 2026-11-29) plays five of the golden games otherwise
-    than the defaults before it, from 5,000 (``endgame_compiled=5000``), so the golden moves pin it."""
+# The golden games that each endgame of the defaults since plays otherwise than the defaults before it: the endgame
+# from 20,000 layouts (2026-11-29) than from 5,000, and from 50,000 layouts (2026-12-01) than from 20,000. Each list is
+# of the games the defaults today play otherwise than those options.
+LARGER = [(name, i) for name, (_, games) in LARGER_ENDGAME.items() for i in games]
+ENDGAME_GAMES = {
+    "endgame_compiled=5000": [
+        ("expert, opening at (3, 3)", 10),
+        ("20x20 with 20% mines (article 003)", 10),
+        ("expert, safe first click at (0, 0), games with a chained 50/50", 604),
+        *LARGER,
+    ],
+    "endgame_compiled=20000": LARGER,
+}
+
+
+@pytest.mark.parametrize("before", list(ENDGAME_GAMES))
+def test_the_golden_games_exercise_the_larger_endgames(before):
+    """The exact endgame from 50,000 layouts (the default since 2026-12-01) plays the games chosen for it otherwise than
+    the defaults before it (``endgame_compiled=20000``) and none of the others, and those and three more otherwise than
+    the defaults before the endgame from 20,000 layouts (``endgame_compiled=5000``), so the golden moves pin both."""
     golden = json.loads(GOLDEN.read_text())
     differ = [
         (name, i)
         for name, (setting, games) in GAME_LISTS.items()
         for i, moves in zip(games, golden[name])
-        if fingerprint(replace(setting, options="endgame_compiled=5000"), i) != moves
+        if fingerprint(replace(setting, options=before), i) != moves
     ]
-    assert differ == [
-        ("expert, opening at (3, 3)", 10),
-        ("20x20 with 20% mines (article 003)", 10),
-        ("expert, safe first click at (0, 0), games with a chained 50/50", 604),
-        ("expert, opening at (3, 3), games with a chained 50/50", 342),
-        ("expert, opening at (3, 3), games with a chained 50/50", 472),
-    ]
+    assert differ == ENDGAME_GAMES[before]
 
 
 if __name__ == "__main__":

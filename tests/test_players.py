@@ -1171,11 +1171,11 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
         (TwoStepPlayer(), Board.from_text("1...\n....\n...."), 3, "exact endgame"),
         (TwoStepPlayer(**no_endgame), walled, 7, "forced 50/50"),
         (TwoStepPlayer(forced=0, **no_endgame), walled, 7, "50/50 or safe"),
-        (TwoStepPlayer(deep=0), centre, 6, "best score"),  # 34,944 layouts: beyond the exact endgame's 20,000
-        (TwoStepPlayer(second=False), centre, 6, "deeper look"),  # four cells tie on the best score
-        (TwoStepPlayer(), centre, 6, "second look"),  # and the deeper look's two best are looked at again
-        (LookaheadPlayer(), centre, 6, "most progress"),
-        (SafestPlayer(), centre, 6, "safest"),
+        (TwoStepPlayer(deep=0), centre, 7, "best score"),  # 64,064 layouts: beyond the exact endgame's 50,000
+        (TwoStepPlayer(second=False), centre, 7, "deeper look"),  # four cells tie on the best score
+        (TwoStepPlayer(), centre, 7, "second look"),  # and the deeper look's two best are looked at again
+        (LookaheadPlayer(), centre, 7, "most progress"),
+        (SafestPlayer(), centre, 7, "safest"),
     ]
     for player, board, mines, reason in cases:
         explained = player.explain(board, mines)
@@ -1189,8 +1189,8 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
             assert all(r.mine_probability == analysis.probability(r.cell) for r in explained.ranked)
             keys = [(r.living, round(r.score, 9)) for r in explained.ranked]
             assert keys == sorted(keys, reverse=True) or reason == "deeper look"  # (it ranks the near-best first)
-    ranked = TwoStepPlayer().explain(centre, 6).ranked  # no 50/50 here: the scores are the two-step scores
-    scores = TwoStepPlayer().scores(centre, 6)
+    ranked = TwoStepPlayer().explain(centre, 7).ranked  # no 50/50 here: the scores are the two-step scores
+    scores = TwoStepPlayer().scores(centre, 7)
     assert len(ranked) > 1 and all(abs(r.score - scores[r.cell]) < 1e-9 for r in ranked)
 
 

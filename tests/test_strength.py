@@ -186,11 +186,15 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
     (next_part,) = strength.record_rows(path, {"beginner": 500}, [("beginner", "zero", "2,2")], start=500)
     assert next_part["games"] == "3 of 500 from game 500" and next_part["luck out"].endswith(" of 3")
     committed = [
-        strength.record_rows(ROOT / "results/records.sqlite", None, [("beginner", "zero", "2,2")], options)[0]
-        for options in ("endgame_compiled=5000", "")
-    ]  # the defaults before 2026-11-29, and today's
+        strength.record_rows(ROOT / f"results/{file}.sqlite", None, [("beginner", "zero", "2,2")], options)[0]
+        for file, options in (
+            ("records_2026-11", "endgame_compiled=5000"),
+            ("records", "endgame_compiled=20000"),
+            ("records", ""),
+        )
+    ]  # the defaults before 2026-11-29 (kept in a file of their own), those of 2026-11-29, and today's
     assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
-    assert committed[1]["games"] == "50,000" and committed[1]["luck out"].endswith(" of 50,000")  # and since
+    assert all(row["games"] == "50,000" and row["luck out"].endswith(" of 50,000") for row in committed[1:])  # since
 
 
 # thousandths from -3 to 3 (a game's control is a sum of mine probabilities, less one for a mine), and a few

@@ -131,8 +131,8 @@ def test_the_advice_says_what_decided_it():
     from minelib.players import TwoStepPlayer
 
     position = ".....\n.....\n..1..\n.....\n....."
-    explorer = BoardExplorer(position=position, mines=6, overlays=("recommended",))
-    explained = TwoStepPlayer().explain(Board.from_text(position), 6)
+    explorer = BoardExplorer(position=position, mines=7, overlays=("recommended",))
+    explained = TwoStepPlayer().explain(Board.from_text(position), 7)
     assert explained.reason == "second look" and explorer.recommended == explained.move
     assert f"twostep recommends open {explained.move.cell} (mine probability 1/8: second look)" in explorer.status.value
     assert "twostep recommends: open (second look)" in explorer.cell_look(explained.move.cell).tooltip
