@@ -27,7 +27,7 @@ from minelib.board import UNOPENED, Board, Cell
 from minelib.endgame import EndgameSearch
 from minelib.endgame import warm_up as warm_up_endgame
 from minelib.game import PLAYING, Game
-from minelib.moves import GameRun, Move, Record, at_least, check_clicks
+from minelib.moves import GameRun, Move, Record, at_least, certain_moves, check_clicks
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS
 from minelib.sweep import Sweep
 
@@ -145,7 +145,8 @@ class LookaheadRun(GameRun):
     def swept(self, moves: list[int]) -> None:
         """Log the moves a sweep played (a flag written ``~cell``)."""
         if self.log is not None:
-            self.log.extend(self._move(c) for c in moves)
+            opens, flags = certain_moves(self.size)
+            self.log.extend(flags[~c] if c < 0 else opens[c] for c in moves)
 
     def decide(self) -> list[Move]:
         """Certain moves (one-number rules, then the exact analysis), else one guess.
@@ -163,9 +164,8 @@ class LookaheadRun(GameRun):
         return [self._move(c) for c in self.sweep.first()]
 
     def _move(self, c: int) -> Move:
-        if c < 0:
-            return Move("flag", self.size.cell_at(~c), True, Fraction(1))
-        return Move("open", self.size.cell_at(c), True, Fraction(0))
+        opens, flags = certain_moves(self.size)
+        return flags[~c] if c < 0 else opens[c]
 
     def exact(self, answer=None) -> list[Move]:
         """The exact analysis's certain moves, or a guess (``answer``: the compiled count of the
