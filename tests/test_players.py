@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from minelib.analysis import ImpossiblePosition, analyze
 from minelib.board import UNOPENED, Board, BoardSize
 from minelib.game import Game, first_cell
+from minelib.moves import Move, certain_moves
 from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
 from tests.conftest import positions
 
@@ -47,6 +48,23 @@ def test_games_are_deterministic(name):
         return PLAYERS[name]().play(game, first_cell(game.size, "random", rng), log=True).moves
 
     assert play() == play()
+
+
+def test_a_logged_games_certain_moves_name_the_cells_it_settled():
+    """The certain moves a log shares between games (``moves.certain_moves``) are the moves made: each
+    certain opening a cell the game opened, each flag a mine, each as a ``Move`` built anew would be."""
+    size = BoardSize(9, 9)
+    for seed in range(3):
+        rng = np.random.default_rng([5, seed])
+        game = Game(size, 10, "zero", seed=rng)
+        moves = TwoStepPlayer().play(game, first_cell(size, "random", rng), log=True).moves
+        certain = [m for m in moves if m.certain]
+        assert certain and any(m.kind == "flag" for m in certain)
+        shown, mines = game.board.values, game.layout()
+        for m in certain:
+            assert m == Move(m.kind, m.cell, True, Fraction(int(m.kind == "flag")))
+            assert mines[m.cell] if m.kind == "flag" else shown[m.cell] >= 0
+    assert certain_moves(size) is certain_moves(BoardSize(9, 9))
 
 
 def test_cells_given_after_the_first_click_are_opened_before_the_player_decides():
