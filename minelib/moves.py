@@ -115,7 +115,10 @@ class GameRun:
         """Open cell id ``c`` (a guess unless ``certain``; ``p`` its mine probability, ``win`` the exact win
         probability the endgame search gave it), logged if asked; the cells it opened."""
         if self.log is not None:
-            self.log.append(Move("open", self.size.cell_at(c), certain, p, win))
+            if certain and p is not None and p == 0 and win is None:  # a certain opening: the shared move
+                self.log.append(certain_moves(self.size)[0][c])
+            else:
+                self.log.append(Move("open", self.size.cell_at(c), certain, p, win))
         if not certain:
             self.guesses += 1
         return self.game.open_id(c)
