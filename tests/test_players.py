@@ -50,14 +50,15 @@ def test_games_are_deterministic(name):
     assert play() == play()
 
 
-def test_a_logged_games_certain_moves_name_the_cells_it_settled():
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_a_logged_games_certain_moves_name_the_cells_it_settled(name):
     """The certain moves a log shares between games (``moves.certain_moves``) are the moves made: each
     certain opening a cell the game opened, each flag a mine, each as a ``Move`` built anew would be."""
     size = BoardSize(9, 9)
     for seed in range(3):
         rng = np.random.default_rng([5, seed])
         game = Game(size, 10, "zero", seed=rng)
-        moves = TwoStepPlayer().play(game, first_cell(size, "random", rng), log=True).moves
+        moves = PLAYERS[name]().play(game, first_cell(size, "random", rng), log=True).moves
         certain = [m for m in moves if m.certain]
         assert certain and any(m.kind == "flag" for m in certain)
         shown, mines = game.board.values, game.layout()
