@@ -27,7 +27,7 @@ from minelib.board import UNOPENED, Board, Cell
 from minelib.endgame import EndgameSearch
 from minelib.endgame import warm_up as warm_up_endgame
 from minelib.game import PLAYING, Game
-from minelib.moves import GameRun, Move, Record, at_least, certain_moves, check_clicks
+from minelib.moves import GameRun, Move, Record, at_least, check_clicks
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS
 from minelib.sweep import Sweep
 
@@ -145,7 +145,7 @@ class LookaheadRun(GameRun):
     def swept(self, moves: list[int]) -> None:
         """Log the moves a sweep played (a flag written ``~cell``)."""
         if self.log is not None:
-            opens, flags = certain_moves(self.size)
+            opens, flags = self.certain_opens, self.certain_flags
             self.log.extend(flags[~c] if c < 0 else opens[c] for c in moves)
 
     def decide(self) -> list[Move]:
@@ -164,8 +164,7 @@ class LookaheadRun(GameRun):
         return [self._move(c) for c in self.sweep.first()]
 
     def _move(self, c: int) -> Move:
-        opens, flags = certain_moves(self.size)
-        return flags[~c] if c < 0 else opens[c]
+        return self.certain_flags[~c] if c < 0 else self.certain_opens[c]
 
     def exact(self, answer=None) -> list[Move]:
         """The exact analysis's certain moves, or a guess (``answer``: the compiled count of the
@@ -174,8 +173,9 @@ class LookaheadRun(GameRun):
         result = self.analyzer.analyze(board) if answer is None else self.analyzer.counted(board, answer)
         self.reason, self.ranked = "exact analysis", []
         if result.certain_safe or result.certain_mines:
-            return [Move("flag", c, True, Fraction(1)) for c in result.certain_mines] + [
-                Move("open", c, True, Fraction(0)) for c in result.certain_safe
+            cell_id = self.size.cell_id
+            return [self.certain_flags[cell_id(c)] for c in result.certain_mines] + [
+                self.certain_opens[cell_id(c)] for c in result.certain_safe
             ]
         cells = self.player.endgame_cells
         if cells is None or board.size.n_cells <= cells:

@@ -110,13 +110,14 @@ class GameRun:
         self.neighbours = neighbour_ids(game.size)
         self.values = game._values  # the live view: read only here
         self.guesses = 0
+        self.certain_opens, self.certain_flags = certain_moves(game.size)  # by cell id, shared by every game
 
     def open(self, c: int, certain: bool, p: Fraction | None = None, win: Fraction | None = None) -> list[int]:
         """Open cell id ``c`` (a guess unless ``certain``; ``p`` its mine probability, ``win`` the exact win
         probability the endgame search gave it), logged if asked; the cells it opened."""
         if self.log is not None:
-            if certain and p is not None and p == 0 and win is None:  # a certain opening: the shared move
-                self.log.append(certain_moves(self.size)[0][c])
+            if certain and p == 0 and win is None:  # a certain opening: the shared move
+                self.log.append(self.certain_opens[c])
             else:
                 self.log.append(Move("open", self.size.cell_at(c), certain, p, win))
         if not certain:
@@ -125,7 +126,7 @@ class GameRun:
 
     def flag(self, c: int) -> None:
         if self.log is not None:
-            self.log.append(certain_moves(self.size)[1][c])
+            self.log.append(self.certain_flags[c])
         self.game.flag_id(c)
 
     def hidden(self, c: int) -> list[int]:

@@ -16,7 +16,7 @@ from minelib.board import UNOPENED, Board, Cell
 from minelib.frontier import choose
 from minelib.game import PLAYING, Game
 from minelib.game import warm_up as warm_up_game
-from minelib.moves import GameRun, Move, Record, certain_moves, check_clicks
+from minelib.moves import GameRun, Move, Record, check_clicks
 from minelib.zdd import BASE, ZDD
 
 
@@ -110,7 +110,7 @@ class _ZDDRun(GameRun):
         if self.checker is not None:
             self.check(self.checker, b, m)
         items, flags = self.zdd.items(self.family), self.zdd.flags(self.family)
-        opens, flagged = certain_moves(self.size)
+        opens, flagged = self.certain_opens, self.certain_flags
         moves = [flagged[self.cell_of[v]] for v in sorted(flags)]
         moves += [opens[c] for c, v in sorted(self.var_of.items()) if v not in items]
         if m and set(self.zdd.sizes(self.family)) == {b}:  # all mines left are on the frontier
