@@ -31,6 +31,8 @@ Each VARIANT (by default ``zero:1/100 progress:inf``) is one of these changes to
   move further again, by the best deeper-look value after each number it may show.
 - ``third:N``: a third look where at most N cells are open (``inf``: everywhere): where the second look
   played, its two each valued one move further again (after each number, the best second-look value there).
+- ``weighed:1``: the second look where a latent 50/50 weighs the deeper look's two best too, each second-look
+  value times its weight (the player leaves such a guess to the deeper look; ``weighed:0`` plays as the player).
 - ``safety:ALPHA``: the score times the candidate's own safety to the power ALPHA (the score holds it
   once already, as the chance to survive this move): ALPHA above 0 weighs the move's own risk more than
   what its numbers tell, below 0 less. At every level the score is asked (the deeper looks too).
@@ -252,6 +254,31 @@ class SecondLookRun(TwoStepRun):
         return _better_of_two(self, board, result, move, self._second, "second deeper look")
 
 
+class WeighedSecondRun(TwoStepRun):
+    """The second look where a latent 50/50 weighs the deeper look's two best too (the player leaves such a guess
+    to the deeper look): each valued one move further again (``_second``) times its weight (``1 + influence * L /
+    S``, read back as its deeper-look value over its unweighed one), and the better played (the first on a tie).
+    ``weighed:0`` plays as the player."""
+
+    player: VariantPlayer
+
+    def guess(self, board: Board, mines: int, result: Analysis) -> Move:
+        move = super().guess(board, mines, result)
+        if self.reason != "deeper look" or not self.player.value or len(self.ranked) < 2:
+            return move
+        first, second = self.ranked[:2]
+        if first.deeper is None or second.deeper is None:
+            return move
+
+        def weighed(board: Board, result: Analysis, cell: Cell) -> float:
+            plain = self._deeper(board, result, cell)
+            r = first if cell == first.cell else second
+            weight = r.deeper / plain if plain else 1.0
+            return self._second(board, result, cell) * weight
+
+        return _better_of_two(self, board, result, move, weighed, "weighed second look")
+
+
 class ThirdLookRun(TwoStepRun):
     """A third look where at most the variant's number of cells are open (``third:inf``: everywhere): where the
     second look played, its two are each valued one move further again (after each number, the best second-look
@@ -304,6 +331,7 @@ class FollowRun(TwoStepRun):
 VARIANTS = {
     "second": SecondLookRun,
     "third": ThirdLookRun,
+    "weighed": WeighedSecondRun,
     "deep50": DeepFiftyRun,
     "far": FarRun,
     "follow": FollowRun,
@@ -355,7 +383,7 @@ def main() -> None:
         nargs="*",
         default=DEFAULT_VARIANTS,
         help="zero:BETA, progress:BP, safety:ALPHA, nextblend:B, uncertain, jitter:EPS, follow:D, far:K, deep50,"
-        " second:EPS, third:N or small:N",
+        " second:EPS, third:N, weighed:1 or small:N",
     )
     add_slice_arguments(parser, games=20_000, options=False)
     parser.set_defaults(start=100_000)

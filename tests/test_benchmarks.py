@@ -241,6 +241,17 @@ def test_a_change_is_measured_against_the_stored_run_named_with_its_players_opti
     assert "won games against results/long/expert_safe_2026-11-28.sqlite" in done.stdout
 
 
+def test_the_second_look_weighed_by_a_latent_fifty_fifty_plays_as_the_player_at_zero_and_otherwise_at_one():
+    """score_variants.py ``weighed:0`` replays today's defaults' long run as stored; ``weighed:1`` (the second look
+    where a latent 50/50 weighs the deeper look's two best) plays game 1,000,677 otherwise (5 guesses, not 2)."""
+    today = ["--stored", "results/long/expert_safe_endgame_50000.sqlite", "--stored-options", "endgame_compiled=50000"]
+    slice_ = ["--start", "1000677", "--games", "1", "--workers", "1"]
+    done = run_script("score_variants.py", *slice_, *today, "weighed:0", "weighed:1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {line.split()[0]: line.split() for line in done.stdout.splitlines() if line.startswith("weighed")}
+    assert rows["weighed:0"][-1] == "0" and rows["weighed:1"][-1] == "1"  # played otherwise: none, one
+
+
 def test_a_change_is_measured_with_the_luck_out_against_a_stored_run_that_kept_each_games_luck(tmp_path):
     """Against a stored run whose games kept their luck (here a file of lines, float64), score_variants.py gives
     the difference with the luck out too: exactly nothing for a variant that plays every game as stored."""
