@@ -141,7 +141,7 @@ records: install
 # layouts, since 2026-12-01) on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, the
 # options they were played with as a candidate, file named _endgame_50000; about 4 hours on two cores; its first
 # 141,500 games played in 86 minutes on a busy machine, the next 236,500 in 124 minutes, the next 159,500 in 104, the
-# next 62,500 in about 45, the rest to come): +0.009 [+0.004, +0.013] points with the luck out on 600,000 games
+# next 62,500 in about 45, the last 150,000 in 54: done): +0.009 [+0.005, +0.013] points with the luck out on 750,000 games
 # (benchmarks/README.md).
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
