@@ -264,8 +264,8 @@ class WeighedSecondRun(TwoStepRun):
 
     def guess(self, board: Board, mines: int, result: Analysis) -> Move:
         move = super().guess(board, mines, result)
-        if self.reason != "deeper look" or not self.player.value or len(self.ranked) < 2:
-            return move
+        if self.reason != "deeper look" or not self.player.value or not self.player.second or len(self.ranked) < 2:
+            return move  # (with second=0 every deeper look ends so: not this variant's to make a second look)
         first, second = self.ranked[:2]
         if first.deeper is None or second.deeper is None:
             return move
