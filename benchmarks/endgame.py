@@ -50,11 +50,16 @@ def positions(games: int, seed: int, low: int, high: int) -> list:
     return [(board, consistent_layouts(board, 99, Geometry.of(board.size))) for board in found]
 
 
-def positions_by_band(description: str, seed: int, bands: str, games: int = 200) -> tuple[argparse.Namespace, list]:
+def positions_by_band(
+    description: str, seed: int, bands: str, games: int = 200, more=None
+) -> tuple[argparse.Namespace, list]:
     """The arguments of a script that times searches on positions (``--games``, ``--seed``, ``--bands``: layout
-    counts as LOW-HIGH, comma separated; a bad one is the parser's error), and per band that holds any, its
+    counts as LOW-HIGH, comma separated; a bad one is the parser's error; ``more``: a function that adds the
+    script's own arguments to the parser), and per band that holds any, its
     ``((low, high), [(board, layouts), ...])``. The compiled engine is loaded before any search is timed."""
     parser = argparse.ArgumentParser(description=description)
+    if more is not None:
+        more(parser)
     parser.add_argument("--games", type=int, default=games)
     parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--bands", default=bands)

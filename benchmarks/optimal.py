@@ -13,7 +13,8 @@ run: the memo as it was (2M states, room for 32 layouts a key, cleared when
 full), the roomy memo, dead cells left out of the states, the bound of the
 agreement cliques on states of at most 64 or 256 layouts, each move of a state
 of at most 4,096 or 65,536 layouts bounded by the state's cliques, the states of more
-than 1,024 layouts taking their parent's cliques instead of a cover of their own (the
+than 1,024 layouts taking their parent's cliques instead of a cover of their own, a
+move's outcomes each bounded by the cliques they would take as soon as it is split (the
 default), and a memo too small for the search (100,000 states) cleared when full or
 keeping its largest exact states. The compiled engine is
 warmed up (numba's cache loaded) before timing. Runs past a cap are reported as
@@ -118,25 +119,27 @@ def large_part(boards: list[tuple[str, int]], rule: str, cap: float, engines: li
 
 # name -> (OptimalSolver options, the memo's layouts a key, keep the largest states when full, the largest
 # states bounded by agreement cliques, the largest states whose moves are bounded by their cliques, the fewest
-# layouts of a state that takes its parent's cliques less one, -1: none): one idea at a time
+# layouts of a state that takes its parent's cliques less one, -1: none; whether a move's outcomes are bounded by
+# the cliques they would take as soon as it is split): one idea at a time
 IDEAS = {
-    "memo as before": ({"max_states": 2_000_000}, 32, False, 0, 0, -1),
-    "roomy memo": ({}, None, True, 0, 0, -1),
-    "+ dead cells out": ({"dead": True}, None, True, 0, 0, -1),
-    "+ cliques <= 64": ({}, None, True, 64, 0, -1),
-    "+ cliques <= 256": ({}, None, True, 256, 0, -1),
-    "+ moves by cliques": ({}, None, True, 256, 4096, -1),
-    "+ moves <= 65,536": ({}, None, True, 256, 65536, -1),
-    "+ parents' cliques": ({}, None, True, 256, 65536, 1024),
-    "small memo cleared": ({"max_states": 100_000}, None, False, 256, 65536, 1024),
-    "small memo, kept": ({"max_states": 100_000}, None, True, 256, 65536, 1024),
+    "memo as before": ({"max_states": 2_000_000}, 32, False, 0, 0, -1, 0),
+    "roomy memo": ({}, None, True, 0, 0, -1, 0),
+    "+ dead cells out": ({"dead": True}, None, True, 0, 0, -1, 0),
+    "+ cliques <= 64": ({}, None, True, 64, 0, -1, 0),
+    "+ cliques <= 256": ({}, None, True, 256, 0, -1, 0),
+    "+ moves by cliques": ({}, None, True, 256, 4096, -1, 0),
+    "+ moves <= 65,536": ({}, None, True, 256, 65536, -1, 0),
+    "+ parents' cliques": ({}, None, True, 256, 65536, 1024, 0),
+    "+ siblings bounded": ({}, None, True, 256, 65536, 1024, 1),
+    "small memo cleared": ({"max_states": 100_000}, None, False, 256, 65536, 1024, 1),
+    "small memo, kept": ({"max_states": 100_000}, None, True, 256, 65536, 1024, 1),
 }
 
 
 def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     import minelib.kernel
 
-    options, pool_layouts, keep, clique_rows, move_rows, inherit_above = IDEAS[idea]
+    options, pool_layouts, keep, clique_rows, move_rows, inherit_above, siblings = IDEAS[idea]
     if pool_layouts is not None:
         minelib.kernel.POOL_LAYOUTS = pool_layouts
     solve("2x2", 1, engine="compiled")  # warm up: load the compiled kernel
@@ -146,6 +149,7 @@ def _idea_in_child(size: str, mines: int, rule: str, idea: str, queue) -> None:
     solver.engine._meta[minelib.kernel.CLIQUE_ROWS] = clique_rows
     solver.engine._meta[minelib.kernel.MOVE_ROWS] = move_rows
     solver.engine._meta[minelib.kernel.INHERIT_ABOVE] = inherit_above
+    solver.engine._meta[minelib.kernel.SIBLINGS] = siblings
     result = solver.first_move(rule)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     queue.put((str(result.probability), result.states, solver.engine.clears, time.perf_counter() - start, peak))

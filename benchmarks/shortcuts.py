@@ -1,7 +1,7 @@
 """The strongest player's time with one of its shortcuts against without, on the same games.
 
-    python benchmarks/shortcuts.py [recall|floats|book|memo|cliques] [--options second=0] [--games 300] [--start 0]
-        [--level expert] [--rule safe] [--first 0,0] [--seed 2026] [--article SIDE/DENSITY]
+    python benchmarks/shortcuts.py [recall|floats|book|memo|cliques|siblings] [--options second=0] [--games 300]
+        [--start 0] [--level expert] [--rule safe] [--first 0,0] [--seed 2026] [--article SIDE/DENSITY]
 
 The shortcuts (each a module's setting, the answers exact either way):
 
@@ -14,7 +14,9 @@ The shortcuts (each a module's setting, the answers exact either way):
 - ``memo``: the exact endgame's memo grown with the layouts past 4,000 (``minelib.endgame.STATES_PER_LAYOUT``;
   without: 0, 20,000 states whatever the layouts, as before 2026-11-29);
 - ``cliques``: the exact search's states of more than 1,024 layouts take their parent's cliques
-  (``minelib.kernel.INHERIT_ABOVE_DEFAULT``; without: -1, each state covers itself, as before 2026-11-29).
+  (``minelib.kernel.INHERIT_ABOVE_DEFAULT``; without: -1, each state covers itself, as before 2026-11-29);
+- ``siblings``: a move's outcomes in the exact search each bounded by the cliques they would take as soon as the
+  move is split (``minelib.kernel.SIBLINGS_DEFAULT``; without: 0, only once each is searched, as before 2026-12-02).
 
 One process, one core: each game is played with the shortcut and without, in alternating order, and
 both must play the same moves (with ``--article``, on article 003's games, e.g. ``20/0.2``). Prints mean
@@ -40,6 +42,7 @@ SHORTCUTS = {
     "book": (twostep, "BOOK_OPENED", 0),
     "memo": (endgame, "STATES_PER_LAYOUT", 0),
     "cliques": (kernel, "INHERIT_ABOVE_DEFAULT", -1),
+    "siblings": (kernel, "SIBLINGS_DEFAULT", 0),
 }
 
 

@@ -25,7 +25,7 @@ TINY = {
     "counters.py": ["--games", "1", "--cap", "0.05", "--quiet"],
     "endgame.py": ["--games", "2", "--bands", "2-24"],
     "endgame_memo.py": ["--games", "2", "--seed", "8", "--bands", "2-24"],
-    "endgame_cliques.py": ["--games", "2", "--seed", "8", "--bands", "2-24"],
+    "endgame_cliques.py": ["--games", "2", "--seed", "8", "--bands", "2-24", "--switch", "siblings"],
     "float_ties.py": ["--side", "9", "--games", "4", "--workers", "1"],
     "guessing.py": ["--games", "4", "--level", "beginner", "--results", "{tmp}/ideas.sqlite", "twostep", "lookahead"],
     "kernel_share.py": ["--games", "2", "--sizes", "9", "--densities", "0.1"],
