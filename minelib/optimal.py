@@ -86,8 +86,9 @@ class Engine(Protocol):
 
     @property
     def work(self) -> int:
-        """Layouts split by the moves tried (the compiled engine counts its cliques' cover too), over all calls:
-        what a search's time follows."""
+        """Layouts split by the moves tried, over all calls: what a search's time follows (the compiled engine
+        counts every split of a cascade, its looks for dead cells, its segments and its cliques' cover too:
+        ``CompiledEngine.work``)."""
         ...
 
     def click(self, layouts: Layouts, i: int, opened: int) -> int:

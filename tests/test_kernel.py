@@ -14,6 +14,7 @@ from minelib.kernel import (
     INHERIT_ABOVE,
     KEEP,
     META_FIELDS,
+    SEGMENT_WORK,
     SORT_GROUPS,
     VALUE,
     CompiledEngine,
@@ -366,9 +367,12 @@ def test_a_moves_outcomes_are_its_closed_groups_and_each_layout_keeps_its_label(
     meta[INHERIT_ABOVE] = 0
     _, scratch, stack, small, marks, *_, spare = _scratch(n, geometry.n, meta)
     buf, ends, labels = np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n, np.int64)
-    k, groups = _outcomes(
+    k, groups, passed = _outcomes(
         state, i, candidates, neighbours, buf, ends, scratch, marks, stack, small, tags, labels, spare, True
     )
+    # the work: every layout passed by the first split, each group a segment at least, each layout split at most
+    # once a cell, and as many segments
+    assert n + SEGMENT_WORK * groups <= passed <= (geometry.n + 1) * n * (1 + SEGMENT_WORK)
     found = [tuple(int(m) for m in buf[(ends[g - 1] if g else 0) : ends[g]]) for g in range(groups)]
     assert k == sum(1 for m in layouts if not m >> i & 1) == (ends[groups - 1] if groups else 0)
     assert all(list(g) == sorted(g) for g in found)  # each group keeps the state's order
