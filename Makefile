@@ -142,7 +142,9 @@ records: install
 # options they were played with as a candidate, file named _endgame_50000; about 4 hours on two cores; its first
 # 141,500 games played in 86 minutes on a busy machine, the next 236,500 in 124 minutes, the next 159,500 in 104, the
 # next 62,500 in about 45, the last 150,000 in 54: done): +0.009 [+0.005, +0.013] points with the luck out on 750,000 games
-# (benchmarks/README.md).
+# (benchmarks/README.md). Then a candidate: the endgame from 200,000 layouts within a budget of 400,000,000 units of
+# work (LONG_ENDGAME_200000_RUNS, the file named _endgame_200000; 2026-12-02 on; about 1.8 times the defaults' time,
+# some 12 hours on two cores), game by game against _endgame_50000.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -156,6 +158,7 @@ LONG_LOOK_NEXT_RUNS := expert:safe:750000
 LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_50000_RUNS := $(LONG_LOOK_NEXT_RUNS)
+LONG_ENDGAME_200000_RUNS := $(LONG_LOOK_NEXT_RUNS)
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -176,6 +179,7 @@ long-runs: install
 	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0$(comma)endgame_compiled=5000,_deep_2026-11-29,1000000)
 	$(call long_runs,$(LONG_ENDGAME_RUNS),endgame_compiled=20000,_endgame,1000000)
 	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
+	$(call long_runs,$(LONG_ENDGAME_200000_RUNS),endgame_compiled=200000$(comma)endgame_budget=400000000,_endgame_200000,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

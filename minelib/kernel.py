@@ -176,7 +176,8 @@ SIBLINGS_DEFAULT = 1  # (read when an engine is made, as the two above)
 # Ctrl-C then waits for it (a fraction of a second at most).
 INLINE_LAYOUTS = 4096
 SEGMENT_WORK = 16  # what a segment of a move's split counts in the work: about what 16 layouts cost (its free
-# cells looked at, the bound of a group looked up in the memo; fitted to the searches of 37 expert positions)
+# cells looked at, a group's bound looked up in the memo; on 37 expert positions 8, 16 and 32 spread the time a unit
+# nearly alike, the spread's log a standard deviation of 0.40, 0.38, 0.36)
 SORT_GROUPS = 32  # a move's groups ordered by insertion up to this many (``_order_by_bound``)
 
 
