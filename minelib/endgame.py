@@ -68,7 +68,7 @@ class EndgameSearch:
     def __init__(self, mines: int, max_states: int = ENDGAME_STATES_MAX, dead: bool = True):
         self.mines, self.max_states, self.dead = mines, max_states, dead
         self.solved = 0  # states solved, over all calls and engines
-        self.work = 0  # and the work of their searches (``Engine.work``: layouts split by the moves tried, ...)
+        self.work = 0  # and the work of their searches (``Engine.work``), what a budget counts
         self._index: dict[int, int] = {}  # board cell id -> graph cell
         self._engine: Engine | None = None
         self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
