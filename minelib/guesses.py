@@ -17,7 +17,7 @@ from minelib.board import UNOPENED, Board, Cell
 from minelib.endgame import EndgameSearch
 from minelib.game import Game
 from minelib.lookahead import LookaheadPlayer, LookaheadRun
-from minelib.moves import Move, Record
+from minelib.moves import Move, Record, at_least
 from minelib.optimal import COMPILED_CELLS
 from minelib.sampling import RankedLayouts
 from minelib.twostep import SCORED_REASONS, TwoStepPlayer, TwoStepRun
@@ -31,10 +31,11 @@ class Regret:
     order (the first is the cell opened): what an exact choice among its first few would leave. ``work``
     and ``best_seconds`` (when ``guess_regrets`` is asked for them, else 0): what the player's own question,
     the best cells alone (``best=True``), takes a fresh search (``EndgameSearch.work``: what a budget,
-    ``endgame_budget``, counts) and its seconds."""
+    ``endgame_budget``, counts) and its seconds. ``regret`` is None where that search was given up past
+    ``guess_regrets``' ``within``."""
 
     layouts: int
-    regret: Fraction
+    regret: Fraction | None
     seconds: float
     ranked: tuple[Fraction, ...] = ()
     work: int = 0
@@ -42,7 +43,12 @@ class Regret:
 
 
 def guess_regrets(
-    player: LookaheadPlayer, game: Game, first: Cell, layouts: tuple[int, int] = (0, 20_000), work: bool = False
+    player: LookaheadPlayer,
+    game: Game,
+    first: Cell,
+    layouts: tuple[int, int] = (0, 20_000),
+    work: bool = False,
+    within: int = 0,
 ) -> tuple[Record, list[Regret]]:
     """Play ``game`` from ``first`` and, at each guess of the player's heuristic (not its exact endgame
     moves) in a position of at most 63 unopened cells with ``low < layouts <= high``, the exact regret
@@ -50,23 +56,39 @@ def guess_regrets(
     reach stays there, and the value a player loses against optimal play from there is the expected
     sum of its regrets along its games: summed over games, an unbiased estimate of what the exact
     move would add to its win rate, without the noise of won and lost games. With ``work``, a second,
-    fresh search of the best cells alone says what the player's search there takes (``Regret.work``)."""
+    fresh search of the best cells alone says what the player's search there takes (``Regret.work``).
+
+    With ``within`` (a budget of work; ``work`` implied), that search of the best cells comes first and is
+    given up past ``within`` (the regret None), and every cell is searched only where it ends and the cell
+    opened is not among the best (else the regret is 0, and ``ranked`` is left empty): the regret a player
+    with ``endgame_budget`` up to ``within`` would save, where a search of every cell takes minutes."""
     low, high = layouts
+    at_least(0, within=within)
     found: list[Regret] = []
 
     def note(run: LookaheadRun, board: Board, mines: int, result, move: Move) -> None:
         if low < result.count <= high and len(board.unopened_cells()) <= COMPILED_CELLS:
+            if within:
+                search, began = EndgameSearch(mines), time.perf_counter()
+                best_cells = search.values(board, best=True, count=result.count, budget=within)
+                spent = time.perf_counter() - began
+                regret: Fraction | None = None if best_cells is None else Fraction(0)
+                if best_cells is not None and move.cell not in best_cells:
+                    values = EndgameSearch(mines).values(board, count=result.count)
+                    assert values is not None  # at most 63 unopened cells: the compiled search always answers
+                    regret = max(best_cells.values()) - values[move.cell]
+                found.append(Regret(result.count, regret, time.perf_counter() - began, (), search.work, spent))
+                return
             began = time.perf_counter()
             values = EndgameSearch(mines).values(board)
             assert values is not None  # at most 63 unopened cells: the compiled search always answers
             best = max(values.values())
             ranked = tuple(best - values[r.cell] for r in run.ranked) if run.reason in SCORED_REASONS else ()
-            regret = Regret(result.count, best - values[move.cell], time.perf_counter() - began, ranked)
+            found.append(Regret(result.count, best - values[move.cell], time.perf_counter() - began, ranked))
             if work:
                 search, began = EndgameSearch(mines), time.perf_counter()
                 search.values(board, best=True, count=result.count)
-                regret = replace(regret, work=search.work, best_seconds=time.perf_counter() - began)
-            found.append(regret)
+                found[-1] = replace(found[-1], work=search.work, best_seconds=time.perf_counter() - began)
 
     return _watch(player, game, first, note), found
 

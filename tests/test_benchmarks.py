@@ -105,6 +105,17 @@ def test_the_script_runs_on_a_tiny_input(script, tmp_path):
     assert "Traceback" not in done.stderr and done.stdout.strip()
 
 
+def test_regret_within_a_budget_searches_only_what_fits_and_refuses_a_budget_above_it():
+    """``regret.py --within W``: the table counts the guesses searched beside those met, and a budget above W (its
+    search given up before) is a usage error."""
+    tiny = ["--games", "2", "--workers", "1", "--options", "endgame_compiled=0", "--bands", "24,20000"]
+    done = run_script("regret.py", *tiny, "--within", "1_000_000_000", "--budgets", "1,1_000_000_000")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "fits 1,000,000,000" in done.stdout and "searched" in done.stdout and "ranked" not in done.stdout
+    done = run_script("regret.py", *tiny, "--within", "1000", "--budgets", "2000")
+    assert done.returncode == 2 and "--within must be" in done.stderr
+
+
 def test_shortcuts_times_the_endgame_memo_on_article_games_with_the_same_moves():
     """The grown memo as a shortcut (without: 20,000 states), on article 003's games (``--article``, shared with
     option_time.py): both play the same moves, or the script exits with the game that differs."""

@@ -904,6 +904,34 @@ def test_regrets_along_the_games_add_up_to_the_distance_from_optimal_play():
     assert optimal / games - Fraction(won, games) == regrets / games
 
 
+def test_regrets_within_a_budget_are_the_full_searches_regrets_where_their_search_fits():
+    """``guess_regrets(within=W)``: a guess whose search of the best cells needs more than W is given up (None),
+    every other has the regret the search of every cell gives it; within a budget no search needs, none is given up."""
+    from minelib import experiments as ex
+    from minelib.guesses import guess_regrets
+
+    player = TwoStepPlayer(endgame_layouts=0, endgame_compiled=0)
+    setting = ex.Setting("twostep", "4x5", 4, 40, 7, "safe", "0,0")
+    given_up = kept = nonzero = 0
+    for index in range(setting.games):
+        full = guess_regrets(player, *ex.setting_game(setting, index), (0, 10**9), work=True)[1]
+        for within in (10**12, 200):
+            found = guess_regrets(player, *ex.setting_game(setting, index), (0, 10**9), within=within)[1]
+            assert [r.layouts for r in found] == [r.layouts for r in full]
+            for r, f in zip(found, full):
+                assert r.ranked == () and r.work > 0
+                if r.regret is None:
+                    assert within < 10**12 and r.work > within
+                    given_up += 1
+                else:
+                    assert r.regret == f.regret and r.work == f.work <= within
+                    kept += within < 10**12
+                    nonzero += r.regret > 0
+    assert given_up and kept and nonzero  # both kinds met, and some regret to compare
+    with pytest.raises(ValueError, match="within must be at least 0"):
+        guess_regrets(player, *ex.setting_game(setting, 0), within=-1)
+
+
 def test_guess_positions_describe_the_guesses_the_player_makes():
     """What benchmarks/phases.py stands on: one entry per guess after the first click, the same cells
     and probabilities as the player's own log, the last one a mine exactly when the game is lost."""
