@@ -71,13 +71,13 @@ def guess_regrets(
             if within:
                 search, began = EndgameSearch(mines), time.perf_counter()
                 best_cells = search.values(board, best=True, count=result.count, budget=within)
-                spent = time.perf_counter() - began
+                spent, worked = time.perf_counter() - began, search.work
                 regret: Fraction | None = None if best_cells is None else Fraction(0)
                 if best_cells is not None and move.cell not in best_cells:
-                    values = EndgameSearch(mines).values(board, count=result.count)
+                    values = search.values(board, count=result.count)  # on the memo of the search above
                     assert values is not None  # at most 63 unopened cells: the compiled search always answers
                     regret = max(best_cells.values()) - values[move.cell]
-                found.append(Regret(result.count, regret, time.perf_counter() - began, (), search.work, spent))
+                found.append(Regret(result.count, regret, time.perf_counter() - began, (), worked, spent))
                 return
             began = time.perf_counter()
             values = EndgameSearch(mines).values(board)
