@@ -10,8 +10,9 @@ likely to be safe *and* to make progress (show a number from which a certain cel
 one-step look-ahead with exact counts. When at most ``endgame_layouts`` layouts remain (on boards of
 at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.endgame.EndgameSearch``,
 on the undecided cells alone: the compiled engine when they are at most 63, so ``endgame_compiled``
-lets it search thousands of layouts on expert; with ``endgame_budget``, each of those searches stops past
-that much work, ``Engine.work``, and the player guesses as if it had not searched). ``SafestPlayer`` is the
+lets it search thousands of layouts on expert; with ``endgame_budget``, each of those searches of more than
+``endgame_budget_above`` layouts stops past that much work, ``Engine.work``, and the player guesses as if it had
+not searched; the smaller ones are always searched to the end). ``SafestPlayer`` is the
 same player without the look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
 """
 
@@ -71,10 +72,11 @@ class LookaheadPlayer:
         endgame_cells: int | None = POSITION_CELLS,
         endgame_compiled: int = 0,
         endgame_budget: int = 0,
+        endgame_budget_above: int = 0,
     ):
         at_least(0, tolerance=tolerance, lookahead=lookahead, endgame_layouts=endgame_layouts)
         at_least(0, endgame_compiled=endgame_compiled, endgame_cells=0 if endgame_cells is None else endgame_cells)
-        at_least(0, endgame_budget=endgame_budget)
+        at_least(0, endgame_budget=endgame_budget, endgame_budget_above=endgame_budget_above)
         # the compiled code a game calls, loaded once per process (~0.3 s in all): not inside a timed game
         sweep.warm_up()
         boxes.warm_up()
@@ -82,6 +84,7 @@ class LookaheadPlayer:
         self.tolerance, self.lookahead, self.endgame_layouts = Fraction(tolerance), lookahead, endgame_layouts
         self.endgame_cells = endgame_cells  # None: any board
         self.endgame_compiled, self.endgame_budget = endgame_compiled, endgame_budget
+        self.endgame_budget_above = endgame_budget_above
 
     def play(self, game: Game, first: Cell, log: bool = False, then: tuple[Cell, ...] = ()) -> Record:
         """Play a game from the first click; ``then``: cells opened next, before the player decides
@@ -182,7 +185,8 @@ class LookaheadRun(GameRun):
             if result.count <= self.player.endgame_layouts:
                 move = self.endgame(board, result)
             elif result.count <= self.player.endgame_compiled:  # only if the compiled engine can search it
-                move = self.endgame(board, result, COMPILED_CELLS, self.player.endgame_budget)
+                budget = self.player.endgame_budget if result.count > self.player.endgame_budget_above else 0
+                move = self.endgame(board, result, COMPILED_CELLS, budget)
             else:
                 move = None
             if move:

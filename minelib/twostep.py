@@ -54,8 +54,8 @@ class TwoStepPlayer(LookaheadPlayer):
     ``endgame_compiled`` (50,000 since 2026-12-01, 20,000 from 2026-11-29; ``endgame_compiled=20000`` and
     ``endgame_compiled=5000`` replay the runs before, measured in ``benchmarks/README.md``) remain on at most 63
     undecided cells (the compiled engine's reach); with
-    ``endgame_budget`` (0: none), a search that needs more work than that (``Engine.work``) is given up and the
-    guess made as below.
+    ``endgame_budget`` (0: none), a search of more than ``endgame_budget_above`` layouts that needs more work than
+    that (``Engine.work``) is given up and the guess made as below.
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
     with ``chains`` too, such a 50/50 of four cells or more (``forced_chain``: JSMinesweeper's chained
     50/50s; on by default since 2026-11-26, ``chains=0`` replays the runs before, measured in
@@ -103,6 +103,7 @@ class TwoStepPlayer(LookaheadPlayer):
         endgame_cells: int | None = None,
         endgame_compiled: int = 50000,
         endgame_budget: int = 0,
+        endgame_budget_above: int = 0,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,
@@ -120,6 +121,7 @@ class TwoStepPlayer(LookaheadPlayer):
             endgame_cells=endgame_cells,
             endgame_compiled=endgame_compiled,
             endgame_budget=endgame_budget,
+            endgame_budget_above=endgame_budget_above,
         )
         if not 0 < cut <= 1:
             raise ValueError(f"cut must be above 0 and at most 1 (a fraction of the best safety), got {cut}")

@@ -678,18 +678,38 @@ def test_an_endgame_search_past_its_budget_is_given_up_for_the_guess_without_it(
         TwoStepPlayer(endgame_budget=-1)
 
 
+def test_a_budget_spares_the_searches_of_at_most_endgame_budget_above_layouts():
+    """``endgame_budget_above``: a position of at most that many layouts is searched to the end whatever the
+    budget; one of more is given up past it, as without the option."""
+    from minelib.analysis import analyze
+    from minelib.players import TwoStepPlayer
+
+    board = _expert_guess(6, 100, 400, TwoStepPlayer(endgame_compiled=0))
+    count = analyze(board, 99).count
+    without = TwoStepPlayer(endgame_compiled=0).recommend(board, 99)
+    exact = TwoStepPlayer().recommend(board, 99)
+    assert exact != without
+    assert TwoStepPlayer(endgame_budget=1, endgame_budget_above=count).recommend(board, 99) == exact
+    assert TwoStepPlayer(endgame_budget=1, endgame_budget_above=count - 1).recommend(board, 99) == without
+    assert TwoStepPlayer(endgame_budget=1).recommend(board, 99) == without
+    with pytest.raises(ValueError, match="endgame_budget_above must be at least 0, got -1"):
+        TwoStepPlayer(endgame_budget_above=-1)
+
+
 @pytest.mark.parametrize("rule", ["safe", "zero"])
 def test_a_budget_too_small_for_any_compiled_search_plays_as_the_player_without_one(rule):
     """A budget of 1 stops every compiled endgame search at its first move (past ``endgame_layouts`` layouts
     it splits more than one), so the games are the player's without the compiled endgame, move for move;
-    a budget no search reaches plays the defaults' games."""
+    a budget no search reaches, or one that spares every search (``endgame_budget_above``), plays the games
+    without a budget."""
     from minelib.players import TwoStepPlayer
 
     players = [
         TwoStepPlayer(endgame_layouts=4, endgame_budget=1),
         TwoStepPlayer(endgame_layouts=4, endgame_compiled=0),
         TwoStepPlayer(endgame_layouts=4, endgame_budget=10**15),
-        TwoStepPlayer(endgame_layouts=4),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=0),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=1, endgame_budget_above=10**9),
     ]
     searched = 0
     for seed in range(40):
@@ -698,7 +718,7 @@ def test_a_budget_too_small_for_any_compiled_search_plays_as_the_player_without_
             game = Game(BoardSize(9, 9), 14, rule, seed=seed)
             record = player.play(game, (4, 4), log=True)
             moves.append([(m.kind, m.cell, m.win_probability) for m in record.moves])
-        assert moves[0] == moves[1] and moves[2] == moves[3]
+        assert moves[0] == moves[1] and moves[2] == moves[3] == moves[4]
         searched += moves[0] != moves[3]
     assert searched  # the compiled endgame decided something in some game
 
