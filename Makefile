@@ -144,7 +144,7 @@ records: install
 # next 62,500 in about 45, the last 150,000 in 54: done): +0.009 [+0.005, +0.013] points with the luck out on 750,000 games
 # (benchmarks/README.md). Then a candidate: the endgame from 200,000 layouts within a budget of 400,000,000 units of
 # work (LONG_ENDGAME_200000_RUNS, the file named _endgame_200000; 2026-12-02 on; about 1.8 times the defaults' time,
-# some 12 hours on two cores; its first 301,000 games played in 72, 106 and 31 minutes), game by game against _endgame_50000.
+# some 12 hours on two cores; its first 302,000 games played in 72, 106, 31 and a few minutes), game by game against _endgame_50000.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
