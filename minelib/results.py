@@ -6,7 +6,9 @@ a row, compressed, about 8.5 bytes a game in the file, 11.4 with each game's luc
 ``open_results(path)`` gives the file's ``Store``: its ``load`` gives a setting's stored games by
 index (``games``: the same as arrays, ``Games``, fast on a million), ``tasks`` splits the missing
 ones into the pieces a worker plays, ``save`` writes a finished piece. A setting is told apart by its
-key (``experiments.Setting.key``): one file holds many settings.
+key (``experiments.Setting.key``): one file holds many settings. When a player's defaults change, ``rename``
+names the stored games of the defaults before by the options that replay them, and ``Blocks.move_to`` carries
+a run to a file of its own (each committed file stays under 10 MB).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sqlite3
 import zlib
 from collections.abc import Iterable
 from contextlib import closing
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -188,6 +190,25 @@ class Store:
     def save(self, setting: Setting, entries: list[dict]) -> None:
         raise NotImplementedError
 
+    def rename(self, setting: Setting, options: str) -> int:
+        """Store every game of ``setting`` (all its games, whatever its ``games`` and ``start``) under the same
+        setting with the player's ``options``: a run of the defaults before a change named by the options that
+        replay it. Returns how many games moved; ValueError if the new name already holds games (nothing is
+        changed then) or names the same setting. Not while a run writes to the file."""
+        target = replace(setting, options=options)  # (an unknown option fails here)
+        if target.key() == setting.key():
+            raise ValueError(f"renaming {setting.key()} to itself")
+        if self._count(target.key()):
+            raise ValueError(f"{self.path} already holds games of {target.key()}: not renamed")
+        return self._rename(setting.key(), target.key())
+
+    def _count(self, key: str) -> int:
+        """How many games the file holds under ``key``, whatever their indices."""
+        raise NotImplementedError
+
+    def _rename(self, key: str, new_key: str) -> int:
+        raise NotImplementedError
+
 
 class Lines(Store):
     """A JSON-lines results file: one game a line, appended the moment it is back."""
@@ -212,6 +233,32 @@ class Lines(Store):
     def save(self, setting: Setting, entries: list[dict]) -> None:
         for entry in entries:
             _append(self.path, {"setting": setting.key(), **entry})
+
+    def _count(self, key: str) -> int:
+        return sum(_current_key(entry.get("setting")) == key for entry in self._entries())
+
+    def _entries(self) -> list[dict]:
+        """Every game in the file, whatever its setting (a line cut short by an interruption left out)."""
+        if not self.path.exists():
+            return []
+        entries = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                entries.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+        return entries
+
+    def _rename(self, key: str, new_key: str) -> int:
+        """The file written anew beside itself, then put in its place: never half-renamed."""
+        lines, moved = [], 0
+        for entry in self._entries():
+            if _current_key(entry.get("setting")) == key:
+                entry, moved = {**entry, "setting": new_key}, moved + 1
+            lines.append(json.dumps(entry) + "\n")
+        if moved:
+            _replace_file(self.path, "".join(lines))
+        return moved
 
 
 class Blocks(Store):
@@ -342,13 +389,77 @@ class Blocks(Store):
                 ),
             )
 
+    def _count(self, key: str) -> int:
+        if not self.path.exists():
+            return 0
+        with closing(sqlite3.connect(self.path)) as db:
+            if not _has_blocks(db):
+                return 0
+            (games,) = db.execute("SELECT COALESCE(SUM(games), 0) FROM blocks WHERE setting = ?", (key,))
+            return int(games[0])
+
+    def _rename(self, key: str, new_key: str) -> int:
+        if not self.path.exists():
+            return 0
+        with closing(sqlite3.connect(self.path)) as db, db:  # one transaction
+            if not _has_blocks(db):
+                return 0
+            (games,) = db.execute("SELECT COALESCE(SUM(games), 0) FROM blocks WHERE setting = ?", (key,))
+            db.execute("UPDATE blocks SET setting = ? WHERE setting = ?", (new_key, key))
+            return int(games[0])
+
+    def move_to(self, setting: Setting, other: Path | str) -> int:
+        """Carry every block of ``setting`` to the SQLite file ``other`` (made if missing), then leave it out of
+        this one, which is compacted (``VACUUM``): a run kept in a file of its own. Returns how many games moved;
+        ValueError if ``other`` already holds games of the setting (nothing is changed then)."""
+        target = Blocks(Path(other))
+        if target.path.resolve() == self.path.resolve():
+            raise ValueError(f"moving {setting.key()} from {self.path} to itself")
+        target.check_writable()
+        key = setting.key()
+        games = self._count(key)
+        if not games:
+            return 0
+        if target._count(key):
+            raise ValueError(f"{target.path} already holds games of {key}: not moved")
+        with closing(sqlite3.connect(target.path)) as db, db:
+            db.execute("PRAGMA page_size = 16384")
+            db.execute(self.SCHEMA)
+            for name in self.LUCK_COLUMNS:
+                if name not in _columns(db):
+                    db.execute(f"ALTER TABLE blocks ADD COLUMN {name} BLOB")
+            db.execute("ATTACH DATABASE ? AS source", (str(self.path),))
+            kept = ", ".join(self.LUCK_COLUMNS) if "luck_values" in _columns(db, "source") else "NULL, NULL, NULL"
+            db.execute(
+                "INSERT INTO main.blocks (setting, block, games, wins, outcomes, seconds, luck, luck_values, "
+                f"luck_controls) SELECT setting, block, games, wins, outcomes, seconds, {kept} FROM source.blocks "
+                "WHERE setting = ?",
+                (key,),
+            )
+        with closing(sqlite3.connect(self.path)) as db:  # written there first: a stop now leaves both copies
+            with db:
+                db.execute("DELETE FROM blocks WHERE setting = ?", (key,))
+            db.execute("VACUUM")
+        return games
+
 
 BLOCK = 500  # games per row of an SQLite results file
 
 
-def _columns(db: sqlite3.Connection) -> set[str]:
-    """The columns of the table of blocks."""
-    return {row[1] for row in db.execute("PRAGMA table_info(blocks)")}
+def _has_blocks(db: sqlite3.Connection) -> bool:
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blocks'").fetchone())
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """``path`` holds ``text``: written to a file beside it, then renamed over it (atomic)."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _columns(db: sqlite3.Connection, schema: str = "main") -> set[str]:
+    """The columns of the table of blocks (of an attached file's: ``schema``)."""
+    return {row[1] for row in db.execute(f"PRAGMA {schema}.table_info(blocks)")}
 
 
 def _pack(raw: bytes) -> bytes:

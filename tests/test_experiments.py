@@ -575,3 +575,63 @@ def test_a_stored_run_replays_game_by_game_from_any_game(tmp_path, monkeypatch):
     assert not experiments.replays_agree(replace(setting, seed=4), path, 2, start=6)  # games not stored
     with pytest.raises(ValueError, match="game 8 to replay from is not among the setting's 8 games"):
         experiments.replays_agree(setting, path, 1, start=8)
+
+
+@pytest.mark.parametrize("name", ["games.jsonl", "games.sqlite"])
+def test_a_run_renamed_by_its_options_keeps_its_games_and_luck(tmp_path, monkeypatch, name):
+    """``Store.rename``: a run of old defaults named by the options that replay them; nothing else moves, and a
+    name already taken, the same name or an unknown option leave the file as it was."""
+    monkeypatch.setattr(results, "BLOCK", 4)
+    path = tmp_path / name
+    before = Setting("twostep", "9x9", 10, games=10, seed=8)
+    other = replace(before, seed=9, games=4)
+    run(before, path, parallel=False, progress=False)
+    run(other, path, parallel=False, progress=False)
+    stored, store = load(path, before), results.open_results(path)
+    luck = store.luck(before)
+    renamed = replace(before, options="deep=0")
+    assert store.rename(replace(before, games=1, start=3), "deep=0") == 10  # every game, whatever games and start
+    assert load(path, before) == {} and store.luck(before) is None
+    assert {i: {k: v for k, v in e.items() if k != "setting"} for i, e in load(path, renamed).items()} == {
+        i: {k: v for k, v in e.items() if k != "setting"} for i, e in stored.items()
+    }
+    assert store.luck(renamed) == luck and luck is not None and luck.games == 10
+    assert len(load(path, other)) == 4 and store.rename(replace(before, seed=1), "deep=0") == 0  # none: nothing
+    bytes_before = path.read_bytes()
+    run(before, path, parallel=False, progress=False)  # the defaults' games again, beside the renamed ones
+    with pytest.raises(ValueError, match=r"already holds games of .*deep=0.*: not renamed"):
+        store.rename(before, "deep=0")
+    with pytest.raises(ValueError, match="to itself"):
+        store.rename(renamed, "deep=0")
+    with pytest.raises(ValueError, match=r"does not take these options: .depth=0."):
+        store.rename(before, "depth=0")
+    assert path.read_bytes() != bytes_before and len(load(path, before)) == len(load(path, renamed)) == 10
+
+
+def test_a_run_moved_to_a_file_of_its_own_leaves_the_other_runs_and_a_smaller_file(tmp_path):
+    """``Blocks.move_to``: every block of a setting, luck and all, carried to another file and left out of this
+    one, which shrinks; a file that already holds the setting's games is refused."""
+    path, elsewhere = tmp_path / "games.sqlite", tmp_path / "kept.sqlite"
+    moved, stays = Setting("twostep", "9x9", 10, games=20_000, seed=8), Setting("twostep", "9x9", 10, games=500, seed=9)
+    rng = np.random.default_rng(1)
+    store = results.open_results(path)
+    assert isinstance(store, results.Blocks)
+    for setting in (moved, stays):  # games as a run writes them, made up (their seconds and luck: noise, as stored)
+        for block in range(0, setting.games, results.BLOCK):
+            store.save(setting, [
+                {"index": i, "won": bool(i % 3), "guesses": i % 5, "seconds": float(rng.random()),
+                 "value": float(rng.random()), "control": float(rng.normal())}
+                for i in range(block, block + results.BLOCK)
+            ])  # fmt: skip
+    stored, luck, size = load(path, moved), store.luck(moved), path.stat().st_size
+    assert store.move_to(moved, elsewhere) == 20_000
+    assert load(path, moved) == {} and load(elsewhere, moved) == stored and len(load(path, stays)) == 500
+    assert results.open_results(elsewhere).luck(moved) == luck and luck is not None
+    assert path.stat().st_size < size / 4  # compacted: the pages the run filled given back
+    assert store.move_to(moved, elsewhere) == 0  # nothing left to move
+    store.save(moved, [dict(stored[i]) for i in range(results.BLOCK)])
+    with pytest.raises(ValueError, match=r"kept\.sqlite already holds games of .*: not moved"):
+        store.move_to(moved, elsewhere)
+    with pytest.raises(ValueError, match="to itself"):
+        store.move_to(moved, path)
+    assert len(load(path, moved)) == results.BLOCK and len(load(elsewhere, moved)) == 20_000
