@@ -214,18 +214,12 @@ class Lines(Store):
     """A JSON-lines results file: one game a line, appended the moment it is back."""
 
     def load(self, setting: Setting) -> dict[int, dict]:
-        games: dict[int, dict] = {}
-        if not self.path.exists():
-            return games
         key = setting.key()
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                entry = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut short by an interruption
-            if _current_key(entry.get("setting")) == key and setting.start <= entry["index"] < setting.stop:
-                games[entry["index"]] = entry
-        return games
+        return {
+            entry["index"]: entry
+            for entry in self._entries()
+            if _current_key(entry.get("setting")) == key and setting.start <= entry["index"] < setting.stop
+        }
 
     def tasks(self, setting: Setting, todo: list[int]) -> list[list[int]]:
         return [[i] for i in todo]
@@ -246,7 +240,7 @@ class Lines(Store):
             try:
                 entries.append(json.loads(line))
             except json.JSONDecodeError:
-                continue
+                continue  # a line cut short by an interruption
         return entries
 
     def _rename(self, key: str, new_key: str) -> int:
@@ -369,11 +363,7 @@ class Blocks(Store):
         if luck is not None:
             each = [_pack(np.array([e[k] for e in entries], "<f4").tobytes()) for k in ("value", "control")]
         with closing(sqlite3.connect(self.path)) as db, db:
-            db.execute("PRAGMA page_size = 16384")  # a new file's: rows of ~2.5 kB waste little of a page
-            db.execute(self.SCHEMA)
-            for name in self.LUCK_COLUMNS:
-                if name not in _columns(db):  # a file from before the column
-                    db.execute(f"ALTER TABLE blocks ADD COLUMN {name} BLOB")
+            self._prepare(db)
             db.execute(
                 "INSERT OR REPLACE INTO blocks (setting, block, games, wins, outcomes, seconds, luck, luck_values, "
                 "luck_controls) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -389,24 +379,29 @@ class Blocks(Store):
                 ),
             )
 
+    @classmethod
+    def _prepare(cls, db: sqlite3.Connection) -> None:
+        """The table of blocks made if missing, with the luck columns a file from before them lacks."""
+        db.execute("PRAGMA page_size = 16384")  # a new file's: rows of ~2.5 kB waste little of a page
+        db.execute(cls.SCHEMA)
+        for name in cls.LUCK_COLUMNS:
+            if name not in _columns(db):  # a file from before the column
+                db.execute(f"ALTER TABLE blocks ADD COLUMN {name} BLOB")
+
     def _count(self, key: str) -> int:
         if not self.path.exists():
             return 0
         with closing(sqlite3.connect(self.path)) as db:
-            if not _has_blocks(db):
-                return 0
-            (games,) = db.execute("SELECT COALESCE(SUM(games), 0) FROM blocks WHERE setting = ?", (key,))
-            return int(games[0])
+            return _games_under(db, key)
 
     def _rename(self, key: str, new_key: str) -> int:
         if not self.path.exists():
             return 0
         with closing(sqlite3.connect(self.path)) as db, db:  # one transaction
-            if not _has_blocks(db):
-                return 0
-            (games,) = db.execute("SELECT COALESCE(SUM(games), 0) FROM blocks WHERE setting = ?", (key,))
-            db.execute("UPDATE blocks SET setting = ? WHERE setting = ?", (new_key, key))
-            return int(games[0])
+            games = _games_under(db, key)
+            if games:
+                db.execute("UPDATE blocks SET setting = ? WHERE setting = ?", (new_key, key))
+            return games
 
     def move_to(self, setting: Setting, other: Path | str) -> int:
         """Carry every block of ``setting`` to the SQLite file ``other`` (made if missing), then leave it out of
@@ -423,11 +418,7 @@ class Blocks(Store):
         if target._count(key):
             raise ValueError(f"{target.path} already holds games of {key}: not moved")
         with closing(sqlite3.connect(target.path)) as db, db:
-            db.execute("PRAGMA page_size = 16384")
-            db.execute(self.SCHEMA)
-            for name in self.LUCK_COLUMNS:
-                if name not in _columns(db):
-                    db.execute(f"ALTER TABLE blocks ADD COLUMN {name} BLOB")
+            self._prepare(db)
             db.execute("ATTACH DATABASE ? AS source", (str(self.path),))
             kept = ", ".join(self.LUCK_COLUMNS) if "luck_values" in _columns(db, "source") else "NULL, NULL, NULL"
             db.execute(
@@ -446,8 +437,12 @@ class Blocks(Store):
 BLOCK = 500  # games per row of an SQLite results file
 
 
-def _has_blocks(db: sqlite3.Connection) -> bool:
-    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blocks'").fetchone())
+def _games_under(db: sqlite3.Connection, key: str) -> int:
+    """How many games the file's blocks hold under ``key`` (none in a file without the table)."""
+    if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'blocks'").fetchone():
+        return 0
+    (games,) = db.execute("SELECT COALESCE(SUM(games), 0) FROM blocks WHERE setting = ?", (key,)).fetchone()
+    return int(games)
 
 
 def _replace_file(path: Path, text: str) -> None:
