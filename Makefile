@@ -102,7 +102,8 @@ tables: install
 # run them again. experiments: the players' speed on article 003's settings, and every player at
 # the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
 # and 50,000 other games per setting (results/records.sqlite, about 70 minutes on two cores, 2.4 hours on the slow
-# machine of 2026-12-01; the record runs of the defaults before 2026-11-29 are kept in results/records_2026-11.sqlite,
+# machine of 2026-12-01, about two hours with the defaults of 2026-12-03; the record runs of the defaults before
+# 2026-11-29 are kept in results/records_2026-11.sqlite and those of 2026-11-29 in results/records_2026-11-29.sqlite,
 # so that each file stays under 10 MB);
 # ideas: one guessing idea at a time on 20,000 paired expert games, and the settings that need more
 # on the 100,000 games of the expert record run (results/ideas.sqlite).
@@ -137,14 +138,16 @@ records: install
 # second=0,..., file named _deep_2026-11-29; about an hour): the second look game by game with the luck out.
 # Then the defaults of 2026-11-29 (the endgame from 20,000 layouts) on the same games (LONG_ENDGAME_RUNS, --options
 # endgame_compiled=20000 since they were replaced, file named _endgame; about 3 hours on two cores; played in 35, 75
-# and 106 minutes, done): the endgame game by game with the luck out. Last, today's defaults (the endgame from 50,000
-# layouts, since 2026-12-01) on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, the
+# and 106 minutes, done): the endgame game by game with the luck out. Then the defaults of 2026-12-01 (the endgame
+# from 50,000 layouts) on the same games again (LONG_ENDGAME_50000_RUNS, --options endgame_compiled=50000, the
 # options they were played with as a candidate, file named _endgame_50000; about 4 hours on two cores; its first
 # 141,500 games played in 86 minutes on a busy machine, the next 236,500 in 124 minutes, the next 159,500 in 104, the
 # next 62,500 in about 45, the last 150,000 in 54: done): +0.009 [+0.005, +0.013] points with the luck out on 750,000 games
-# (benchmarks/README.md). Then a candidate: the endgame from 200,000 layouts within a budget of 400,000,000 units of
-# work (LONG_ENDGAME_200000_RUNS, the file named _endgame_200000; 2026-12-02 on; about 1.8 times the defaults' time,
-# some 12 hours on two cores; its first 302,000 games played in 72, 106, 31 and a few minutes), game by game against _endgame_50000.
+# (benchmarks/README.md). Last, a candidate then: the endgame from 200,000 layouts within a budget of 400,000,000
+# units of work on every search (LONG_ENDGAME_200000_RUNS, --options ...,endgame_budget_above=0 since the defaults of
+# 2026-12-03 spare the searches of at most 50,000 layouts the budget; the file named _endgame_200000; 2026-12-02 on;
+# about 1.8 times the defaults' time, some 12 hours on two cores; its first 302,000 games played in 72, 106, 31 and
+# a few minutes), game by game against _endgame_50000.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -179,7 +182,7 @@ long-runs: install
 	$(call long_runs,$(LONG_DEEP_NEXT_RUNS),second=0$(comma)endgame_compiled=5000,_deep_2026-11-29,1000000)
 	$(call long_runs,$(LONG_ENDGAME_RUNS),endgame_compiled=20000,_endgame,1000000)
 	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
-	$(call long_runs,$(LONG_ENDGAME_200000_RUNS),endgame_compiled=200000$(comma)endgame_budget=400000000,_endgame_200000,1000000)
+	$(call long_runs,$(LONG_ENDGAME_200000_RUNS),endgame_compiled=200000$(comma)endgame_budget=400000000$(comma)endgame_budget_above=0,_endgame_200000,1000000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py

@@ -22,12 +22,14 @@ from minelib.game import mines_for_density
 from minelib.report import text_table
 
 # notebook 06's comparisons, each named by the options that reproduce its stored run (``ex.as_played`` adds the
-# defaults that each later change replaced). MID_ENDGAME: the two-step player's defaults before the endgame from
-# 50,000 layouts (2026-12-01); SMALL_ENDGAME: before the endgame from 20,000 layouts (2026-11-29); NO_SECOND: before
+# defaults that each later change replaced). LARGER_ENDGAME: the two-step player's defaults before the endgame from
+# 200,000 layouts within a budget (2026-12-03); MID_ENDGAME: before the endgame from 50,000 layouts (2026-12-01);
+# SMALL_ENDGAME: before the endgame from 20,000 layouts (2026-11-29); NO_SECOND: before
 # the second look too; NO_DEEP: before the deeper look too; NO_CHAINS: before chained 50/50s were guessed first too;
 # OLD_CUT: before cut=4/5 and the endgame from 5,000 layouts too; LATENT_OFF: before latent 50/50s were weighed
 # (influence=9/10); PREVIOUS: before off_frontier=3; BEFORE: before the endgame on the undecided cells and the forced
 # 50/50s; endgame_cells=100 keeps the exact endgame off the expert board
+LARGER_ENDGAME = "endgame_compiled=50000"
 MID_ENDGAME = "endgame_compiled=20000"
 SMALL_ENDGAME = "endgame_compiled=5000"
 NO_SECOND = ex.as_played("second=0", SMALL_ENDGAME)
@@ -54,7 +56,7 @@ def before_latent(variant: str) -> str:
     return as_played(variant, LATENT_OFF, OLD_CUT)
 
 
-LATER = (OLD_CUT, NO_CHAINS, NO_DEEP, NO_SECOND, SMALL_ENDGAME, MID_ENDGAME)  # the defaults since, oldest first
+LATER = (OLD_CUT, NO_CHAINS, NO_DEEP, NO_SECOND, SMALL_ENDGAME, MID_ENDGAME, LARGER_ENDGAME)  # the defaults since
 VARIANTS = [before_latent(v) for v in [
     "lookahead",
     f"twostep:endgame_cells=100,{BEFORE}",

@@ -2,25 +2,28 @@
 paired difference, in all and by blocks of games.
 
     python benchmarks/long_pair.py [--level expert] [--rule safe] [--first 0,0] [--games 1750000]
-        [--base results/long/expert_safe_endgame.sqlite] [--base-options endgame_compiled=20000]
-        [--other results/long/expert_safe_endgame_50000.sqlite] [--options endgame_compiled=50000]
+        [--base results/long/expert_safe_endgame_50000.sqlite] [--base-options endgame_compiled=50000]
+        [--other results/long/expert_safe_endgame_200000.sqlite]
+        [--options endgame_compiled=200000,endgame_budget=400000000,endgame_budget_above=0]
         [--block 100000]
 
-For reading a long run while it grows (``make long-runs``; it can be read while it writes): on the
-games both files hold, each run's wins and rate with its 95% interval, and the other's rate minus the
-base's with a 95% interval from the paired differences (``strength.stored_paired_rows``); then that
-difference block by block, the last block as long as the games go; where every game of both kept its luck,
-the difference with it taken out too ("luck out", ``strength.luck_difference``). The defaults are the two long
-runs of expert with a safe first click, games 1,000,000 on, that measure the endgame from 50,000 layouts: the
-defaults of 2026-11-29 (``endgame_compiled=20000``), and the endgame from 50,000 layouts, today's defaults (played
-before they were, with their options). The endgame from 20,000 layouts against the defaults of 2026-11-28 on the
-same games: ``--base results/long/expert_safe_2026-11-29.sqlite --base-options endgame_compiled=5000 --other
+For reading a long run while it grows (``make long-runs``; it can be read while it writes): on the games both files
+hold, each run's wins and rate with its 95% interval, and the other's rate minus the base's with a 95% interval from the
+paired differences (``strength.stored_paired_rows``); then that difference block by block, the last block as long as the
+games go; where every game of both kept its luck, the difference with it taken out too ("luck out",
+``strength.luck_difference``). The defaults are the two long runs of expert with a safe first click, games 1,000,000 on,
+that measure the endgame from 200,000 layouts within a budget: the defaults of 2026-12-01 (``endgame_compiled=50000``),
+and the candidate that led to today's defaults, the budget on every search of more than 50,000 layouts where today's
+spare the searches of at most 50,000 (played before, with its options). The endgame from 50,000 layouts against the
+defaults of 2026-11-29 on the same games: ``--base results/long/expert_safe_endgame.sqlite --base-options
+endgame_compiled=20000 --other results/long/expert_safe_endgame_50000.sqlite --options endgame_compiled=50000``. The
+endgame from 20,000 layouts against the defaults of 2026-11-28 on the same games: ``--base
+results/long/expert_safe_2026-11-29.sqlite --base-options endgame_compiled=5000 --other
 results/long/expert_safe_endgame.sqlite --options endgame_compiled=20000``; on the first 600,000 games: ``--games
 1000000 --base results/long/expert_safe_2026-11-28.sqlite --base-options endgame_compiled=5000 --other
-results/long/expert_safe_second.sqlite --options second=1,endgame_compiled=20000``; the second look's next games
-against the defaults before it, each game's luck kept: ``--base results/long/expert_safe_deep_2026-11-29.sqlite
---base-options second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlite --options
-endgame_compiled=5000``.
+results/long/expert_safe_second.sqlite --options second=1,endgame_compiled=20000``; the second look's next games against
+the defaults before it, each game's luck kept: ``--base results/long/expert_safe_deep_2026-11-29.sqlite --base-options
+second=0,endgame_compiled=5000 --other results/long/expert_safe_2026-11-29.sqlite --options endgame_compiled=5000``.
 """
 
 import argparse
@@ -37,12 +40,16 @@ def main() -> None:
     parser.add_argument("--rule", default="safe")
     parser.add_argument("--first", default="0,0")
     parser.add_argument("--games", type=int, default=1_750_000, help="the runs' games (as each was started)")
-    parser.add_argument("--base", default="results/long/expert_safe_endgame.sqlite")
+    parser.add_argument("--base", default="results/long/expert_safe_endgame_50000.sqlite")
     parser.add_argument(
-        "--base-options", default="endgame_compiled=20000", help="the base run's player options (its defaults then)"
+        "--base-options", default="endgame_compiled=50000", help="the base run's player options (its defaults then)"
     )
-    parser.add_argument("--other", default="results/long/expert_safe_endgame_50000.sqlite")
-    parser.add_argument("--options", default="endgame_compiled=50000", help="the other run's options")
+    parser.add_argument("--other", default="results/long/expert_safe_endgame_200000.sqlite")
+    parser.add_argument(
+        "--options",
+        default="endgame_compiled=200000,endgame_budget=400000000,endgame_budget_above=0",
+        help="the other run's options",
+    )
     parser.add_argument("--block", type=int, default=100_000, help="games a block")
     args = parser.parse_args()
     if args.block < 1:

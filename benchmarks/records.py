@@ -12,7 +12,9 @@ of notebook 06 (``make long-runs``): ``--expert 1000000 --levels expert --rules 
 results/long/expert_safe.sqlite`` (about 80 minutes on two cores). ``--options`` plays the player with options, e.g.
 the defaults before a change (the first long runs were played with those before cut=4/5 and the endgame from 5,000
 layouts: ``--options cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0``; the record runs before the endgame
-from 20,000 layouts: ``--options endgame_compiled=5000``, before the second look: ``--options
+from 200,000 layouts within a budget: ``--options endgame_compiled=50000``, before the endgame from 50,000:
+``--options endgame_compiled=20000``, before the endgame from 20,000 layouts: ``--options endgame_compiled=5000``,
+before the second look: ``--options
 second=0,endgame_compiled=5000``, and before the deeper look: ``--options deep=0,second=0,endgame_compiled=5000``).
 ``--start`` numbers the games from there (a multiple of 500, the blocks' size): a long run that would pass 10 MB goes
 on in a file of its own, e.g. the next 750,000 games of the defaults of 2026-11-28, ``--expert 750000 --start 1000000

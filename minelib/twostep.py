@@ -51,11 +51,12 @@ class TwoStepPlayer(LookaheadPlayer):
     every candidate is dead. Ties: the likelier to make progress, the safer, then the order above.
     When at most ``endgame_layouts`` layouts remain it plays the exact optimal move on any board
     (``endgame_cells``: only on boards of at most that many cells), and when at most
-    ``endgame_compiled`` (50,000 since 2026-12-01, 20,000 from 2026-11-29; ``endgame_compiled=20000`` and
-    ``endgame_compiled=5000`` replay the runs before, measured in ``benchmarks/README.md``) remain on at most 63
-    undecided cells (the compiled engine's reach); with
-    ``endgame_budget`` (0: none), a search of more than ``endgame_budget_above`` layouts that needs more work than
-    that (``Engine.work``) is given up and the guess made as below.
+    ``endgame_compiled`` (200,000 since 2026-12-03, 50,000 from 2026-12-01, 20,000 from 2026-11-29;
+    ``endgame_compiled=50000``, ``endgame_compiled=20000`` and ``endgame_compiled=5000`` replay the runs before,
+    measured in ``benchmarks/README.md``) remain on at most 63 undecided cells (the compiled engine's reach); with
+    ``endgame_budget`` (400,000,000 since 2026-12-03; 0: none), a search of more than ``endgame_budget_above``
+    (50,000) layouts that needs more work than that (``Engine.work``, about 2 to 7 seconds of search) is given up
+    and the guess made as below.
     With ``forced``, a 50/50 that no other move can ever resolve is guessed first (``forced_pair``);
     with ``chains`` too, such a 50/50 of four cells or more (``forced_chain``: JSMinesweeper's chained
     50/50s; on by default since 2026-11-26, ``chains=0`` replays the runs before, measured in
@@ -101,9 +102,9 @@ class TwoStepPlayer(LookaheadPlayer):
         dead: bool = True,
         endgame_layouts: int = 100,
         endgame_cells: int | None = None,
-        endgame_compiled: int = 50000,
-        endgame_budget: int = 0,
-        endgame_budget_above: int = 0,
+        endgame_compiled: int = 200_000,
+        endgame_budget: int = 400_000_000,
+        endgame_budget_above: int = 50_000,
         forced: bool = True,
         influence: Fraction = Fraction(9, 10),
         ties: bool = False,

@@ -25,16 +25,17 @@ SETTINGS = {
 }
 # Games that the first games above never show: the first ten expert games of each record setting whose
 # moves change with chains=0 (a chained 50/50 guessed first; 1% of expert games, none of the 50 above). Game 675
-# of the first left them with the endgame from 20,000 layouts (2026-11-29), and games 342 and 472 of the second with
-# the endgame from 50,000 layouts (2026-12-01), which play them alike without chains.
+# of the first left them with the endgame from 20,000 layouts (2026-11-29), games 342 and 472 of the second with
+# the endgame from 50,000 layouts (2026-12-01), and game 604 of the first and 289 and 581 of the second with the
+# endgame from 200,000 layouts within a budget (2026-12-03), which play them alike without chains.
 CHAINS = {
     "expert, safe first click at (0, 0), games with a chained 50/50": (
         ex.record_setting("expert", "safe", "0,0", 3000),
-        [55, 147, 187, 190, 233, 486, 566, 604, 674, 696],
+        [55, 147, 187, 190, 233, 486, 566, 674, 696, 708],
     ),
     "expert, opening at (3, 3), games with a chained 50/50": (
         ex.record_setting("expert", "zero", "3,3", 3000),
-        [109, 127, 170, 289, 431, 471, 505, 581, 632, 759],
+        [109, 127, 170, 431, 471, 505, 632, 759, 778, 1020],
     ),
 }
 # And the first five expert games of each record setting that the endgame from 50,000 layouts (2026-12-01) plays to
@@ -49,7 +50,25 @@ LARGER_ENDGAME = {
         [140, 269, 532, 676, 800],
     ),
 }
-GAME_LISTS = {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()} | CHAINS | LARGER_ENDGAME
+# And the first five expert games of each record setting, among none of the games above, that the endgame from 200,000
+# layouts within a budget (2026-12-03) plays to another result or number of guesses than from 50,000 (their record
+# runs say which).
+BUDGET_ENDGAME = {
+    "expert, safe first click at (0, 0), games the endgame from 200,000 layouts changes": (
+        ex.record_setting("expert", "safe", "0,0", 3000),
+        [269, 300, 342, 926, 960],
+    ),
+    "expert, opening at (3, 3), games the endgame from 200,000 layouts changes": (
+        ex.record_setting("expert", "zero", "3,3", 3000),
+        [120, 567, 730, 949, 1412],
+    ),
+}
+GAME_LISTS = (
+    {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()}
+    | CHAINS
+    | LARGER_ENDGAME
+    | BUDGET_ENDGAME
+)
 
 
 def fingerprint(setting: ex.Setting, index: int) -> str:
@@ -95,25 +114,25 @@ def test_the_expert_games_exercise_the_deeper_and_the_second_look(name, before):
 
 
 # The golden games that each endgame of the defaults since plays otherwise than the defaults before it: the endgame
-# from 20,000 layouts (2026-11-29) than from 5,000, and from 50,000 layouts (2026-12-01) than from 20,000. Each list is
-# of the games the defaults today play otherwise than those options.
+# from 20,000 layouts (2026-11-29) than from 5,000, from 50,000 layouts (2026-12-01) than from 20,000, and from 200,000
+# layouts within a budget (2026-12-03) than from 50,000. Each list is of the games the defaults today play otherwise
+# than those options: the games chosen for each endgame since, and a few others.
 LARGER = [(name, i) for name, (_, games) in LARGER_ENDGAME.items() for i in games]
+BUDGET = [(name, i) for name, (_, games) in BUDGET_ENDGAME.items() for i in games]
+SAFE, ZERO, ARTICLE = SETTINGS
+SAFE_CHAINS, _ = CHAINS
 ENDGAME_GAMES = {
-    "endgame_compiled=5000": [
-        ("expert, opening at (3, 3)", 10),
-        ("20x20 with 20% mines (article 003)", 10),
-        ("expert, safe first click at (0, 0), games with a chained 50/50", 604),
-        *LARGER,
-    ],
-    "endgame_compiled=20000": LARGER,
+    "endgame_compiled=5000": [(SAFE, 45), (ZERO, 10), (ARTICLE, 10), (SAFE_CHAINS, 708), *LARGER, *BUDGET],
+    "endgame_compiled=20000": [(SAFE, 45), *LARGER, *BUDGET],
+    "endgame_compiled=50000": [(SAFE, 45), *(game for game in LARGER if game[1] in (277, 850, 140, 800)), *BUDGET],
 }
 
 
 @pytest.mark.parametrize("before", list(ENDGAME_GAMES))
 def test_the_golden_games_exercise_the_larger_endgames(before):
-    """The exact endgame from 50,000 layouts (the default since 2026-12-01) plays the games chosen for it otherwise than
-    the defaults before it (``endgame_compiled=20000``) and none of the others, and those and three more otherwise than
-    the defaults before the endgame from 20,000 layouts (``endgame_compiled=5000``), so the golden moves pin both."""
+    """The exact endgame from 200,000 layouts within a budget (the default since 2026-12-03) plays the games chosen for
+    it otherwise than the defaults before it (``endgame_compiled=50000``), four of those chosen for the endgame from
+    50,000 layouts and one more; the endgames before it did the same against theirs, so the golden moves pin each."""
     golden = json.loads(GOLDEN.read_text())
     differ = [
         (name, i)

@@ -661,8 +661,9 @@ def test_the_compiled_endgame_reaches_positions_of_hundreds_of_layouts_on_expert
 
 
 def test_an_endgame_search_past_its_budget_is_given_up_for_the_guess_without_it():
-    """With ``endgame_budget``, the compiled endgame decides when its search needs at most that much work
-    (``EndgameSearch.work``), and otherwise the player guesses as it does without the compiled endgame."""
+    """With ``endgame_budget`` on every search (``endgame_budget_above=0``), the compiled endgame decides when its
+    search needs at most that much work (``EndgameSearch.work``), and otherwise the player guesses as it does without
+    the compiled endgame."""
     from minelib.endgame import EndgameSearch
     from minelib.players import TwoStepPlayer
 
@@ -672,8 +673,9 @@ def test_an_endgame_search_past_its_budget_is_given_up_for_the_guess_without_it(
     without = TwoStepPlayer(endgame_compiled=0).recommend(board, 99)
     exact = TwoStepPlayer().recommend(board, 99)
     assert exact.win_probability is not None and search.work > 1
-    assert TwoStepPlayer(endgame_budget=search.work).recommend(board, 99) == exact
-    assert TwoStepPlayer(endgame_budget=search.work - 1).recommend(board, 99) == without
+    every = {"endgame_budget_above": 0}
+    assert TwoStepPlayer(endgame_budget=search.work, **every).recommend(board, 99) == exact
+    assert TwoStepPlayer(endgame_budget=search.work - 1, **every).recommend(board, 99) == without
     with pytest.raises(ValueError, match="endgame_budget must be at least 0, got -1"):
         TwoStepPlayer(endgame_budget=-1)
 
@@ -691,25 +693,27 @@ def test_a_budget_spares_the_searches_of_at_most_endgame_budget_above_layouts():
     assert exact != without
     assert TwoStepPlayer(endgame_budget=1, endgame_budget_above=count).recommend(board, 99) == exact
     assert TwoStepPlayer(endgame_budget=1, endgame_budget_above=count - 1).recommend(board, 99) == without
-    assert TwoStepPlayer(endgame_budget=1).recommend(board, 99) == without
+    assert TwoStepPlayer(endgame_budget=1, endgame_budget_above=0).recommend(board, 99) == without
+    assert count <= 50_000 and TwoStepPlayer(endgame_budget=1).recommend(board, 99) == exact  # spared by default
     with pytest.raises(ValueError, match="endgame_budget_above must be at least 0, got -1"):
         TwoStepPlayer(endgame_budget_above=-1)
 
 
 @pytest.mark.parametrize("rule", ["safe", "zero"])
 def test_a_budget_too_small_for_any_compiled_search_plays_as_the_player_without_one(rule):
-    """A budget of 1 stops every compiled endgame search at its first move (past ``endgame_layouts`` layouts
-    it splits more than one), so the games are the player's without the compiled endgame, move for move;
-    a budget no search reaches, or one that spares every search (``endgame_budget_above``), plays the games
-    without a budget."""
+    """A budget of 1 on every search (``endgame_budget_above=0``) stops every compiled endgame search at its first
+    move (past ``endgame_layouts`` layouts it splits more than one), so the games are the player's without the compiled
+    endgame, move for move; a budget no search reaches, or one that spares every search (``endgame_budget_above``, as
+    the default of 50,000 does in these games), plays the games without a budget."""
     from minelib.players import TwoStepPlayer
 
     players = [
-        TwoStepPlayer(endgame_layouts=4, endgame_budget=1),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=1, endgame_budget_above=0),
         TwoStepPlayer(endgame_layouts=4, endgame_compiled=0),
-        TwoStepPlayer(endgame_layouts=4, endgame_budget=10**15),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=10**15, endgame_budget_above=0),
         TwoStepPlayer(endgame_layouts=4, endgame_budget=0),
         TwoStepPlayer(endgame_layouts=4, endgame_budget=1, endgame_budget_above=10**9),
+        TwoStepPlayer(endgame_layouts=4, endgame_budget=1),
     ]
     searched = 0
     for seed in range(40):
@@ -718,7 +722,7 @@ def test_a_budget_too_small_for_any_compiled_search_plays_as_the_player_without_
             game = Game(BoardSize(9, 9), 14, rule, seed=seed)
             record = player.play(game, (4, 4), log=True)
             moves.append([(m.kind, m.cell, m.win_probability) for m in record.moves])
-        assert moves[0] == moves[1] and moves[2] == moves[3] == moves[4]
+        assert moves[0] == moves[1] and moves[2] == moves[3] == moves[4] == moves[5]
         searched += moves[0] != moves[3]
     assert searched  # the compiled endgame decided something in some game
 
@@ -992,7 +996,7 @@ def test_forced_guesses_are_the_players_own_with_their_pairs_and_chains():
 
     setting = ex.record_setting("expert", "safe", "0,0")
     kinds = {True: 0, False: 0}  # chains, pairs
-    for index in (45, 147, 187):  # a forced pair, and two games that chains play otherwise
+    for index in (85, 147, 187):  # a forced pair, and two games that chains play otherwise
         for options in ("", "chains=0"):
             player = TwoStepPlayer(chains=not options)
             record, found = forced_guesses(player, *ex.setting_game(setting, index))
@@ -1230,7 +1234,7 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
     from minelib.twostep import TwoStepPlayer
 
     walled = Board.from_text("..111\n2.2..\n.4F4.\n..F.1")
-    centre = Board.from_text(".....\n.....\n..1..\n.....\n.....")
+    centre = Board.from_text("......\n......\n..1...\n......\n......\n......")
     no_endgame = {"endgame_layouts": 0, "endgame_compiled": 0}
     cases = [
         (TwoStepPlayer(), Board.from_text("..1F\n..11\n..00"), 3, "one number"),
@@ -1238,11 +1242,11 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
         (TwoStepPlayer(), Board.from_text("1...\n....\n...."), 3, "exact endgame"),
         (TwoStepPlayer(**no_endgame), walled, 7, "forced 50/50"),
         (TwoStepPlayer(forced=0, **no_endgame), walled, 7, "50/50 or safe"),
-        (TwoStepPlayer(deep=0), centre, 7, "best score"),  # 64,064 layouts: beyond the exact endgame's 50,000
-        (TwoStepPlayer(second=False), centre, 7, "deeper look"),  # four cells tie on the best score
-        (TwoStepPlayer(), centre, 7, "second look"),  # and the deeper look's two best are looked at again
-        (LookaheadPlayer(), centre, 7, "most progress"),
-        (SafestPlayer(), centre, 7, "safest"),
+        (TwoStepPlayer(deep=0), centre, 6, "best score"),  # 645,840 layouts: beyond the exact endgame's 200,000
+        (TwoStepPlayer(second=False), centre, 6, "deeper look"),  # four cells tie on the best score
+        (TwoStepPlayer(), centre, 6, "second look"),  # and the deeper look's two best are looked at again
+        (LookaheadPlayer(), centre, 6, "most progress"),
+        (SafestPlayer(), centre, 6, "safest"),
     ]
     for player, board, mines, reason in cases:
         explained = player.explain(board, mines)
@@ -1256,8 +1260,8 @@ def test_explain_names_what_decided_the_move_and_ranks_the_guesses_weighed():
             assert all(r.mine_probability == analysis.probability(r.cell) for r in explained.ranked)
             keys = [(r.living, round(r.score, 9)) for r in explained.ranked]
             assert keys == sorted(keys, reverse=True) or reason == "deeper look"  # (it ranks the near-best first)
-    ranked = TwoStepPlayer().explain(centre, 7).ranked  # no 50/50 here: the scores are the two-step scores
-    scores = TwoStepPlayer().scores(centre, 7)
+    ranked = TwoStepPlayer().explain(centre, 6).ranked  # no 50/50 here: the scores are the two-step scores
+    scores = TwoStepPlayer().scores(centre, 6)
     assert len(ranked) > 1 and all(abs(r.score - scores[r.cell]) < 1e-9 for r in ranked)
 
 

@@ -189,10 +189,11 @@ def test_record_rows_show_each_record_setting_beside_its_records(tmp_path):
         strength.record_rows(ROOT / f"results/{file}.sqlite", None, [("beginner", "zero", "2,2")], options)[0]
         for file, options in (
             ("records_2026-11", "endgame_compiled=5000"),
-            ("records", "endgame_compiled=20000"),
+            ("records_2026-11-29", "endgame_compiled=20000"),
+            ("records", "endgame_compiled=50000"),
             ("records", ""),
         )
-    ]  # the defaults before 2026-11-29 (kept in a file of their own), those of 2026-11-29, and today's
+    ]  # the defaults before 2026-11-29 and of 2026-11-29 (each kept in a file of their own), of 2026-12-01, today's
     assert "luck out" not in committed[0] and committed[0]["games"] == "50,000"  # stored before games kept it
     assert all(row["games"] == "50,000" and row["luck out"].endswith(" of 50,000") for row in committed[1:])  # since
 
