@@ -38,31 +38,29 @@ CHAINS = {
         [109, 127, 170, 431, 471, 505, 632, 759, 778, 1020],
     ),
 }
+
+
+def endgame_games(layouts: str, safe: list[int], zero: list[int]) -> dict[str, tuple[ex.Setting, list[int]]]:
+    """The games chosen for an endgame of the defaults, by expert record setting (a safe first click, an opening)."""
+    return {
+        f"expert, safe first click at (0, 0), games the endgame from {layouts} layouts changes": (
+            ex.record_setting("expert", "safe", "0,0", 3000),
+            safe,
+        ),
+        f"expert, opening at (3, 3), games the endgame from {layouts} layouts changes": (
+            ex.record_setting("expert", "zero", "3,3", 3000),
+            zero,
+        ),
+    }
+
+
 # And the first five expert games of each record setting that the endgame from 50,000 layouts (2026-12-01) plays to
 # another result or number of guesses than from 20,000 (their record runs say which): none of the games above.
-LARGER_ENDGAME = {
-    "expert, safe first click at (0, 0), games the endgame from 50,000 layouts changes": (
-        ex.record_setting("expert", "safe", "0,0", 1000),
-        [277, 311, 630, 782, 850],
-    ),
-    "expert, opening at (3, 3), games the endgame from 50,000 layouts changes": (
-        ex.record_setting("expert", "zero", "3,3", 1000),
-        [140, 269, 532, 676, 800],
-    ),
-}
+LARGER_ENDGAME = endgame_games("50,000", [277, 311, 630, 782, 850], [140, 269, 532, 676, 800])
 # And the first five expert games of each record setting, among none of the games above, that the endgame from 200,000
 # layouts within a budget (2026-12-03) plays to another result or number of guesses than from 50,000 (their record
 # runs say which).
-BUDGET_ENDGAME = {
-    "expert, safe first click at (0, 0), games the endgame from 200,000 layouts changes": (
-        ex.record_setting("expert", "safe", "0,0", 3000),
-        [269, 300, 342, 926, 960],
-    ),
-    "expert, opening at (3, 3), games the endgame from 200,000 layouts changes": (
-        ex.record_setting("expert", "zero", "3,3", 3000),
-        [120, 567, 730, 949, 1412],
-    ),
-}
+BUDGET_ENDGAME = endgame_games("200,000", [269, 300, 342, 926, 960], [120, 567, 730, 949, 1412])
 GAME_LISTS = (
     {name: (setting, list(range(GAMES))) for name, setting in SETTINGS.items()}
     | CHAINS
@@ -121,10 +119,16 @@ LARGER = [(name, i) for name, (_, games) in LARGER_ENDGAME.items() for i in game
 BUDGET = [(name, i) for name, (_, games) in BUDGET_ENDGAME.items() for i in games]
 SAFE, ZERO, ARTICLE = SETTINGS
 SAFE_CHAINS, _ = CHAINS
+LARGER_SAFE, LARGER_ZERO = LARGER_ENDGAME
 ENDGAME_GAMES = {
     "endgame_compiled=5000": [(SAFE, 45), (ZERO, 10), (ARTICLE, 10), (SAFE_CHAINS, 708), *LARGER, *BUDGET],
     "endgame_compiled=20000": [(SAFE, 45), *LARGER, *BUDGET],
-    "endgame_compiled=50000": [(SAFE, 45), *(game for game in LARGER if game[1] in (277, 850, 140, 800)), *BUDGET],
+    "endgame_compiled=50000": [
+        (SAFE, 45),
+        *[(LARGER_SAFE, i) for i in (277, 850)],
+        *[(LARGER_ZERO, i) for i in (140, 800)],
+        *BUDGET,
+    ],
 }
 
 
