@@ -102,7 +102,7 @@ tables: install
 # run them again. experiments: the players' speed on article 003's settings, and every player at
 # the levels (results/levels.sqlite); records: the strongest player's record runs, 100,000 expert
 # and 50,000 other games per setting (results/records.sqlite, about 70 minutes on two cores, 2.4 hours on the slow
-# machine of 2026-12-01, about two hours with the defaults of 2026-12-03; the record runs of the defaults before
+# machine of 2026-12-01, by the time a game some two hours with the defaults of 2026-12-03; the record runs of the defaults before
 # 2026-11-29 are kept in results/records_2026-11.sqlite and those of 2026-11-29 in results/records_2026-11-29.sqlite,
 # so that each file stays under 10 MB);
 # ideas: one guessing idea at a time on 20,000 paired expert games, and the settings that need more
