@@ -16,7 +16,7 @@ import numpy as np
 
 from minelib.analysis import analyze
 from minelib.board import MINE, UNOPENED, Board, Cell
-from minelib.game import neighbour_ids
+from minelib.game import neighbour_ids, neighbour_table
 from minelib.layouts import (
     CellGraph,
     Geometry,
@@ -25,6 +25,7 @@ from minelib.layouts import (
     consistent_layouts,
     local_layouts,
     moved_bits,
+    undecided_graph,
 )
 from minelib.moves import at_least
 from minelib.optimal import COMPILED_CELLS, Engine, make_engine
@@ -70,6 +71,7 @@ class EndgameSearch:
         self.solved = 0  # states solved, over all calls and engines
         self.work = 0  # and the work of their searches (``Engine.work``), what a budget counts
         self._index: dict[int, int] = {}  # board cell id -> graph cell
+        self._cells: list[int] = []  # graph cell -> board cell id
         self._engine: Engine | None = None
         self._bytes: list[tuple[int, list[int]]] = []  # (byte of a board mask, its image in the graph)
 
@@ -95,38 +97,43 @@ class EndgameSearch:
             raise ValueError("a budget is for the search of the best cells alone (best=True)")
         geometry = Geometry.of(board.size)
         flat, width = board.values.ravel(), board.size.width
-        ids = np.flatnonzero(flat == UNOPENED).tolist()  # the unopened cells but flags, row by row
-        if len(ids) + int(np.count_nonzero(flat == MINE)) == self.mines:  # won: every cell left is a mine
+        ids = np.flatnonzero(flat == UNOPENED)  # the unopened cells but flags, row by row
+        if ids.size + int(np.count_nonzero(flat == MINE)) == self.mines:  # won: every cell left is a mine
             if count is None and not layouts:
                 analyze(board, self.mines)  # unless no layout fits: ImpossiblePosition
             return {}
         local = None  # the layouts on the unopened cells (bit k: ids[k]), found in compiled code
         known: Layouts = ()  # or the layouts as board masks
-        if layouts is None and len(ids) <= COMPILED_CELLS:
+        if layouts is None and ids.size <= COMPILED_CELLS:
             if count is None:
                 count = analyze(board, self.mines).count  # raises ImpossiblePosition if nothing fits
             check_layout_count(count, "the position")
             local = local_layouts(board, self.mines, ids, count)
-            always = int(np.bitwise_and.reduce(local))
-            undecided = [i for k, i in enumerate(ids) if not always >> k & 1]
+            # the undecided cells, the layouts on them and their graph, in one compiled call
+            found_cells, fresh_cut, masks = undecided_graph(local, ids, *neighbour_table(board.size), flat.size)
+            undecided = found_cells.tolist()
         else:
             known = layouts or consistent_layouts(board, self.mines, geometry)
             count = len(known)
             always = known[0]
             for mask in known:
                 always &= mask
-            undecided = [i for i in ids if not always >> i & 1]
+            undecided = [i for i in ids.tolist() if not always >> i & 1]
         if cells is not None and len(undecided) > cells:
             return None
         compiled = len(undecided) <= COMPILED_CELLS
         kept = self._engine and compiled == (self._engine.name == "compiled") and set(undecided) <= self._index.keys()
-        if not kept:
-            self._start(undecided, geometry, compiled, count)
-        engine, index = self._engine, self._index
+        if kept:
+            index = self._index
+            cut = self._cut(known) if local is None else self._cut_local(local, ids)
+            moves = [index[i] for i in undecided]
+            opened = ((1 << len(index)) - 1) & ~sum(1 << g for g in moves)  # the graph's cells opened since
+        else:
+            self._start(undecided, geometry, compiled, count, None if local is None else masks.tolist())
+            cut = self._cut(known) if local is None else tuple(fresh_cut.tolist())
+            moves, opened = list(range(len(undecided))), 0  # the graph is the undecided cells, in their order
+        engine = self._engine
         assert engine is not None
-        cut = self._cut(known) if local is None else self._cut_local(local, ids)
-        moves = [index[i] for i in undecided]
-        opened = ((1 << len(index)) - 1) & ~sum(1 << g for g in moves)  # the graph's cells opened since
         before, worked = engine.solved, engine.work
         if best:
             found = engine.best(cut, moves, opened, budget)
@@ -134,28 +141,36 @@ class EndgameSearch:
             self.work += engine.work - worked
             if found is None:
                 return None
-            return {divmod(i, width): Fraction(found[index[i]], count) for i in ids if index.get(i) in found}
+            cell_of = self._cells  # in the order of the board's cells, as the moves
+            return {divmod(cell_of[g], width): Fraction(wins, count) for g, wins in found.items()}
         wins = dict(zip(undecided, engine.clicks(cut, moves, opened)))
         self.solved += engine.solved - before
         self.work += engine.work - worked
-        return {divmod(i, width): Fraction(wins.get(i, 0), count) for i in ids}
+        return {divmod(i, width): Fraction(wins.get(i, 0), count) for i in ids.tolist()}
 
-    def _start(self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int) -> None:
-        """A graph of these cells, and a fresh engine for it, its memo sized to the layouts: 100 states a
-        layout up to ``ENDGAME_STATES`` (a search of a few layouts makes a small memo), then with the compiled
-        engine ``STATES_PER_LAYOUT`` a layout (a Python state costs far more memory), at most ``max_states``."""
+    def _start(
+        self, undecided: list[int], geometry: Geometry, compiled: bool, layouts: int, masks: list[int] | None = None
+    ) -> None:
+        """A graph of these cells (``masks``: each one's neighbours among them, if known), and a fresh engine
+        for it, its memo sized to the layouts: 100 states a layout up to ``ENDGAME_STATES`` (a search of a few
+        layouts makes a small memo), then with the compiled engine ``STATES_PER_LAYOUT`` a layout (a Python state
+        costs far more memory), at most ``max_states``."""
         index = self._index = {i: g for g, i in enumerate(undecided)}
-        around = neighbour_ids(geometry.size)
-        graph = CellGraph([sum(1 << index[j] for j in around[i] if j in index) for i in undecided])
+        self._cells = undecided
+        if masks is None:
+            around = neighbour_ids(geometry.size)
+            masks = [sum(1 << index[j] for j in around[i] if j in index) for i in undecided]
+        graph = CellGraph(masks)
         kind = "compiled" if compiled else "python"
         grown = max(ENDGAME_STATES, STATES_PER_LAYOUT * layouts) if compiled else ENDGAME_STATES
         states = min(self.max_states, 100 * layouts, grown)
         self._engine = make_engine(graph, 1, kind, symmetry=False, max_states=states, dead=self.dead)
         self._bytes = []  # made by the first _cut on this graph
 
-    def _cut_local(self, local: np.ndarray, ids: list[int]) -> Layouts:
+    def _cut_local(self, local: np.ndarray, ids: np.ndarray) -> Layouts:
         """``_cut`` for layouts on the unopened cells ``ids`` (bit k: ids[k]; ``local_layouts``)."""
-        return tuple(moved_bits(local, np.array([self._index.get(i, -1) for i in ids], np.int64)).tolist())
+        index = self._index
+        return tuple(moved_bits(local, np.array([index.get(i, -1) for i in ids.tolist()], np.int64)).tolist())
 
     def _cut(self, layouts: Layouts) -> Layouts:
         """The layouts seen on the graph's cells, as masks of graph cells (distinct layouts stay distinct:

@@ -214,7 +214,7 @@ def consistent_layouts(board: Board, mines: int, geometry: Geometry) -> Layouts:
     return tuple(sorted(layouts))
 
 
-def local_layouts(board: Board, mines: int, cells: list[int], count: int) -> np.ndarray:
+def local_layouts(board: Board, mines: int, cells: list[int] | np.ndarray, count: int) -> np.ndarray:
     """``consistent_layouts`` in compiled code, on the board's unopened cells (at most
     ``BITMASK_CELLS``): bit k of a layout is ``cells[k]`` (the unopened cell ids, row by row), flags
     left out (every layout has them). ``count``: the position's layouts (``analyze``'s count); sorted."""
@@ -247,6 +247,35 @@ def moved_bits(masks, targets):
         out[j] = image
     out.sort()
     return out
+
+
+@njit(cache=True, nogil=True)
+def undecided_graph(local, cells, table, number_of, n_cells):
+    """From layouts on ``cells`` (bit k: ``cells[k]``; ``local_layouts``): the undecided cells (a mine in
+    not every layout), in the order given; the layouts moved onto them (bit g: the g-th undecided cell),
+    sorted; and each undecided cell's neighbours among them, a mask of the same bits. What an endgame
+    search of a position's undecided cells starts from (``minelib.endgame``), in one compiled call."""
+    always = np.int64(-1)
+    for m in local:
+        always &= m
+    graph = np.full(n_cells, -1, np.int64)
+    targets = np.full(len(cells), -1, np.int64)
+    undecided = np.empty(len(cells), np.int64)
+    u = 0
+    for k in range(len(cells)):
+        if not always >> k & 1:
+            targets[k] = u
+            undecided[u] = cells[k]
+            graph[cells[k]] = u
+            u += 1
+    masks = np.zeros(u, np.int64)
+    for g in range(u):
+        c = undecided[g]
+        for j in range(number_of[c]):
+            d = graph[table[c, j]]
+            if d >= 0:
+                masks[g] |= np.int64(1) << d
+    return undecided[:u], moved_bits(local, targets), masks
 
 
 @njit(cache=True, nogil=True)
@@ -382,4 +411,5 @@ __all__ = [
     "consistent_layouts",
     "local_layouts",
     "moved_bits",
+    "undecided_graph",
 ]

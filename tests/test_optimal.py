@@ -257,6 +257,28 @@ def test_moved_bits_moves_each_bit_to_its_target_and_sorts(masks, targets):
     assert moved_bits(np.array(masks, np.int64), np.array(targets, np.int64)).tolist() == expected
 
 
+@given(positions(max_height=4, max_width=5))
+def test_undecided_graph_is_the_endgame_cut_made_in_python(position):
+    """``undecided_graph`` (the endgame search's start, compiled) against the same cut made cell by cell:
+    the cells not a mine in every layout, the layouts on them, and who touches whom among them."""
+    from minelib.game import neighbour_ids, neighbour_table
+    from minelib.layouts import local_layouts, undecided_graph
+
+    board, mines = position
+    ids = [board.size.cell_id(c) for c in board.unopened_cells()]
+    local = local_layouts(board, mines, ids, analyze(board, mines).count)
+    always = [all(m >> k & 1 for m in local.tolist()) for k in range(len(ids))]
+    undecided = [i for k, i in enumerate(ids) if not always[k]]
+    graph = {i: g for g, i in enumerate(undecided)}
+    cut = sorted(sum(1 << graph[i] for k, i in enumerate(ids) if m >> k & 1 and i in graph) for m in local.tolist())
+    around = neighbour_ids(board.size)
+    masks = [sum(1 << graph[j] for j in around[i] if j in graph) for i in undecided]
+    found, found_cut, found_masks = undecided_graph(
+        local, np.array(ids, np.int64), *neighbour_table(board.size), board.size.n_cells
+    )
+    assert (found.tolist(), found_cut.tolist(), found_masks.tolist()) == (undecided, cut, masks)
+
+
 def test_local_layouts_on_larger_boards_and_their_limits():
     from minelib.layouts import Geometry, consistent_layouts, local_layouts
 
