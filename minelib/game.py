@@ -91,10 +91,14 @@ def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))
 
 
+@lru_cache(maxsize=1024)
 def allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
-    """The cell ids the first-click ``rule`` lets hold a mine, the first click on cell id ``first``, in order."""
+    """The cell ids the first-click ``rule`` lets hold a mine, the first click on cell id ``first``, in order
+    (read-only: made once per process for each, since every game deals from them)."""
     banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
-    return np.delete(np.arange(size.n_cells), sorted(banned))
+    allowed = np.delete(np.arange(size.n_cells), sorted(banned))
+    allowed.setflags(write=False)
+    return allowed
 
 
 def deal(size: BoardSize, mines: int, rule: str, first: int, rng: np.random.Generator) -> np.ndarray:
