@@ -101,6 +101,8 @@ def _structure(values, height, width, numbers):
     edge = np.empty(n, np.int64)  # the unopened cells next to a number
     found = 0
     ok = True
+    live = np.empty(len(numbers), np.int64)  # the numbers with an unopened neighbour: the only ones with boxes
+    n_live = 0
     for r in numbers:
         y, x = r // width, r % width
         flags, room = 0, 0
@@ -118,6 +120,9 @@ def _structure(values, height, width, numbers):
         need[r] = values[r] - flags
         if need[r] < 0 or need[r] > room:
             ok = False
+        if room:
+            live[n_live] = r
+            n_live += 1
     edge = np.sort(edge[:found])
     box_of = np.full(n, -1, np.int64)
     box_size = np.zeros(found, np.int64)
@@ -146,7 +151,7 @@ def _structure(values, height, width, numbers):
     box_numbers = np.full((boxes, 8), -1, np.int64)  # each box's numbers (at most 8)
     count_numbers = np.zeros(boxes, np.int64)
     capacity = np.zeros(n, np.int64)
-    for r in numbers:
+    for r in live[:n_live]:  # (most of a big board's numbers have none: a fifth of the time here)
         y, x = r // width, r % width
         for yy in range(max(0, y - 1), min(height, y + 2)):
             for xx in range(max(0, x - 1), min(width, x + 2)):
