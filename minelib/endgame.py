@@ -16,16 +16,15 @@ import numpy as np
 
 from minelib.analysis import analyze
 from minelib.board import MINE, UNOPENED, Board, Cell
-from minelib.game import neighbour_ids, neighbour_table
+from minelib.game import neighbour_ids
 from minelib.layouts import (
     CellGraph,
     Geometry,
     Layouts,
     check_layout_count,
     consistent_layouts,
-    local_layouts,
+    endgame_start,
     moved_bits,
-    undecided_graph,
 )
 from minelib.moves import at_least
 from minelib.optimal import COMPILED_CELLS, Engine, make_engine
@@ -108,9 +107,8 @@ class EndgameSearch:
             if count is None:
                 count = analyze(board, self.mines).count  # raises ImpossiblePosition if nothing fits
             check_layout_count(count, "the position")
-            local = local_layouts(board, self.mines, ids, count)
-            # the undecided cells, the layouts on them and their graph, in one compiled call
-            found_cells, fresh_cut, masks = undecided_graph(local, ids, *neighbour_table(board.size), flat.size)
+            # the layouts, the undecided cells, the layouts on them and their graph, in one compiled call
+            local, found_cells, fresh_cut, masks = endgame_start(board, self.mines, ids, count)
             undecided = found_cells.tolist()
         else:
             known = layouts or consistent_layouts(board, self.mines, geometry)

@@ -218,20 +218,55 @@ def local_layouts(board: Board, mines: int, cells: list[int] | np.ndarray, count
     """``consistent_layouts`` in compiled code, on the board's unopened cells (at most
     ``BITMASK_CELLS``): bit k of a layout is ``cells[k]`` (the unopened cell ids, row by row), flags
     left out (every layout has them). ``count``: the position's layouts (``analyze``'s count); sorted."""
-    size = board.size
+    values, cells, left = _local_arguments(board, mines, cells)
+    found, out = _local(values, *neighbour_table(board.size), cells, left, count)
+    check_enumerated(found, count)
+    return out
+
+
+def endgame_start(
+    board: Board, mines: int, cells: np.ndarray, count: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``local_layouts`` and ``undecided_graph`` of them in one compiled call, what a fresh endgame search
+    starts from: (the layouts on ``cells``, the undecided cells, the layouts on those, their graph)."""
+    values, cells, left = _local_arguments(board, mines, cells)
+    found, out, undecided, cut, masks = _local_graph(values, *neighbour_table(board.size), cells, left, count)
+    check_enumerated(found, count)
+    return out, undecided, cut, masks
+
+
+def _local_arguments(board: Board, mines: int, cells: list[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The board's values, the cells as an array and the mines left to place on them (checked to fit)."""
     if len(cells) > BITMASK_CELLS:
         raise ValueError(f"{len(cells)} unopened cells do not fit in a {BITMASK_CELLS}-bit layout")
     values = board.values.ravel()
-    rows, need = _rows(values, *neighbour_table(size), np.array(cells, np.int64))
-    left = mines - int(np.count_nonzero(values == MINE))
-    out = np.empty(count, np.int64)
-    found = _enumerate(rows, need, len(cells), left, out)
+    return values, np.asarray(cells, np.int64), mines - int(np.count_nonzero(values == MINE))
+
+
+def check_enumerated(found: int, count: int) -> None:
+    """Raise unless a compiled enumeration found ``count`` layouts (``found``: past it, ``count + 1``)."""
     if found != count:
         raise AssertionError(
             f"the enumeration found {found if found < count else 'more'} layouts where analyze counts {count}"
         )
+
+
+@njit(cache=True, nogil=True)
+def _local(values, table, number_of, cells, left, count):
+    rows, need = _rows(values, table, number_of, cells)
+    out = np.empty(count, np.int64)
+    found = _enumerate(rows, need, len(cells), left, out)
     out.sort()
-    return out
+    return found, out
+
+
+@njit(cache=True, nogil=True)
+def _local_graph(values, table, number_of, cells, left, count):
+    found, out = _local(values, table, number_of, cells, left, count)
+    if found != count:  # (the caller raises)
+        return found, out, cells[:0], out[:0], out[:0]
+    undecided, cut, masks = undecided_graph(out, cells, table, number_of, len(values))
+    return found, out, undecided, cut, masks
 
 
 @njit(cache=True, nogil=True)
@@ -407,8 +442,10 @@ __all__ = [
     "CellGraph",
     "Geometry",
     "Layouts",
+    "check_enumerated",
     "check_layout_count",
     "consistent_layouts",
+    "endgame_start",
     "local_layouts",
     "moved_bits",
     "undecided_graph",

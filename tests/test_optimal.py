@@ -260,9 +260,10 @@ def test_moved_bits_moves_each_bit_to_its_target_and_sorts(masks, targets):
 @given(positions(max_height=4, max_width=5))
 def test_undecided_graph_is_the_endgame_cut_made_in_python(position):
     """``undecided_graph`` (the endgame search's start, compiled) against the same cut made cell by cell:
-    the cells not a mine in every layout, the layouts on them, and who touches whom among them."""
+    the cells not a mine in every layout, the layouts on them, and who touches whom among them; and
+    ``endgame_start``, the layouts and all that in one call."""
     from minelib.game import neighbour_ids, neighbour_table
-    from minelib.layouts import local_layouts, undecided_graph
+    from minelib.layouts import endgame_start, local_layouts, undecided_graph
 
     board, mines = position
     ids = [board.size.cell_id(c) for c in board.unopened_cells()]
@@ -277,6 +278,8 @@ def test_undecided_graph_is_the_endgame_cut_made_in_python(position):
         local, np.array(ids, np.int64), *neighbour_table(board.size), board.size.n_cells
     )
     assert (found.tolist(), found_cut.tolist(), found_masks.tolist()) == (undecided, cut, masks)
+    fused = endgame_start(board, mines, np.array(ids, np.int64), len(local))  # the same in one call
+    assert [part.tolist() for part in fused] == [local.tolist(), undecided, cut, masks]
 
 
 def test_local_layouts_on_larger_boards_and_their_limits():
