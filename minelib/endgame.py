@@ -139,8 +139,8 @@ class EndgameSearch:
             self.work += engine.work - worked
             if found is None:
                 return None
-            cell_of = self._cells  # in the order of the board's cells, as the moves
-            return {divmod(cell_of[g], width): Fraction(wins, count) for g, wins in found.items()}
+            cell_of, shared = self._cells, {w: Fraction(w, count) for w in set(found.values())}  # (one value: the best)
+            return {divmod(cell_of[g], width): shared[wins] for g, wins in found.items()}
         wins = dict(zip(undecided, engine.clicks(cut, moves, opened)))
         self.solved += engine.solved - before
         self.work += engine.work - worked

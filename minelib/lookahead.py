@@ -231,7 +231,8 @@ class LookaheadRun(GameRun):
         values = self.search.values(board, cells=cells, best=True, count=result.count, budget=budget)
         if values is None:
             return None
-        cell = max(values, key=lambda c: (values[c], -result.probability(c), -c[0], -c[1]))
+        top = max(values.values())
+        cell = min((c for c in values if values[c] == top), key=lambda c: (result.probability(c), c))
         return Move("open", cell, False, result.probability(cell), values[cell])
 
     @staticmethod
