@@ -52,6 +52,7 @@ def test_a_region_opens_in_the_order_of_a_plain_stack():
         layout.ravel()[start] = False
         game = Game(size, int(layout.sum()), "none", layout=layout)
         numbers, ids = neighbour_sums(layout).ravel().tolist(), neighbour_ids(size)
+        assert game._shown.tolist() == [MINE if m else k for m, k in zip(layout.ravel().tolist(), numbers)]
         values, expected, stack = [UNOPENED] * size.n_cells, [], [start]
         while stack:
             c = stack.pop()
