@@ -211,6 +211,7 @@ class Game:
         self._rng = np.random.default_rng(seed)
         self._values = [UNOPENED] * size.n_cells
         self._mine: list[bool] | None = None
+        self._mine_array: np.ndarray | None = None  # the same, for compiled code
         self._numbers: list[int] | None = None
         self._numbers_array: np.ndarray | None = None  # the same, for compiled code
         self._shown: np.ndarray | None = None
@@ -238,7 +239,7 @@ class Game:
         game.opened = int((board.values >= 0).sum())
         game.flags = int((board.values == MINE).sum())
         game.first = (0, 0)
-        game._mine = None
+        game._mine = game._mine_array = None
         return game
 
     def _with_rule(self, rule: str) -> Game:
@@ -250,7 +251,7 @@ class Game:
         if layout.shape != (self.size.height, self.size.width) or int(layout.sum()) != self.mines:
             raise ValueError(f"the layout must be {self.size} with {self.mines} mines")
         flat = layout.ravel()
-        self._mine = flat.tolist()
+        self._mine, self._mine_array = flat.tolist(), flat.copy()
         self._numbers_array, self._shown = _numbers_shown(flat, *neighbour_table(self.size))  # each cell, settled
         self._numbers = self._numbers_array.tolist()
 

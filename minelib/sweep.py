@@ -212,11 +212,11 @@ class Sweep:
         self._layout()
 
     def _layout(self) -> None:
-        numbers, mine = self.game._numbers_array, self.game._mine
+        numbers, mine = self.game._numbers_array, self.game._mine_array
         if numbers is None or mine is None:  # no layout yet (or none behind a shown position): nothing to open
             self.numbers, self.mine = np.zeros(self.game.size.n_cells, np.int8), None
         else:
-            self.numbers, self.mine = numbers, np.array(mine, np.bool_)
+            self.numbers, self.mine = numbers, mine
 
     def took(self, cells: Iterable[int]) -> None:
         """The game opened or flagged ``cells`` (outside a sweep): copy them, queue the numbers around."""
