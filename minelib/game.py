@@ -323,9 +323,7 @@ class Game:
             values[start] = numbers[start]
             opened = [start]
         else:  # a region: opened in compiled code on arrays of the view
-            n = self.size.n_cells
-            # (nothing open or flagged yet, as at a first click: every cell unopened)
-            view = np.full(n, UNOPENED, np.int8) if self.opened == self.flags == 0 else np.array(values, np.int8)
+            view, n = self._view_array(), self.size.n_cells
             found, stack = np.empty(n, np.int32), np.empty(8 * n + 1, np.int32)
             k = reveal(view, self._numbers_array, *neighbour_table(self.size), start, found, 0, stack)
             opened = found[:k].tolist()
@@ -335,6 +333,13 @@ class Game:
         if self.opened == self.size.n_cells - self.mines:
             self.status = WON
         return opened
+
+    def _view_array(self) -> np.ndarray:
+        """The player's view as a flat int8 array, for compiled code (made, not converted, while nothing
+        is open or flagged: at a first click, and when a player starts)."""
+        if self.opened == self.flags == 0:
+            return np.full(self.size.n_cells, UNOPENED, np.int8)
+        return np.array(self._values, np.int8)
 
     def take_swept(self, values: np.ndarray, changed: list[int]) -> None:
         """Take over the cells a compiled sweep opened or flagged (``minelib.sweep``): ``values`` is

@@ -205,7 +205,7 @@ class Sweep:
         self.game = game
         self.table, self.count = neighbour_table(game.size)
         n = game.size.n_cells
-        self.values = np.array(game._values, np.int8)
+        self.values = game._view_array()
         self.queue, self.queued, self.top = np.empty(n, np.int32), np.zeros(n, np.bool_), 0
         self.changed, self.moves = np.empty(n, np.int32), np.empty(n, np.int32)
         self.stack = np.empty(8 * n + 1, np.int32)  # room for a region's cells (``game.reveal``)
