@@ -94,8 +94,9 @@ class EndgameSearch:
         at_least(0, budget=budget)
         if budget and not best:
             raise ValueError("a budget is for the search of the best cells alone (best=True)")
-        geometry = Geometry.of(board.size)
-        flat, width = board.values.ravel(), board.size.width
+        size = board.size
+        geometry = Geometry.of(size)
+        flat, width = board.values.ravel(), size.width
         ids = np.flatnonzero(flat == UNOPENED)  # the unopened cells but flags, row by row
         if ids.size + int(np.count_nonzero(flat == MINE)) == self.mines:  # won: every cell left is a mine
             if count is None and not layouts:

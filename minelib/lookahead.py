@@ -232,8 +232,9 @@ class LookaheadRun(GameRun):
         if values is None:
             return None
         top = max(values.values())
-        cell = min((c for c in values if values[c] == top), key=lambda c: (result.probability(c), c))
-        return Move("open", cell, False, result.probability(cell), values[cell])
+        risk = {c: result.probability(c) for c in values if values[c] == top}
+        cell = min(risk, key=lambda c: (risk[c], c))
+        return Move("open", cell, False, risk[cell], top)
 
     @staticmethod
     def _ranks(probabilities, limit: Fraction) -> dict[int, int]:
