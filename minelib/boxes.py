@@ -146,7 +146,8 @@ def _structure(values, height, width, numbers):
             boxes += 1
         box_of[c] = b
         box_size[b] += 1
-    number_boxes = np.full((n, 8), -1, np.int64)  # each number's boxes (at most 8)
+    # each number's boxes (at most 8): read only below count_boxes, so not filled (a fill of 8 a cell is a tenth here)
+    number_boxes = np.empty((n, 8), np.int64)
     count_boxes = np.zeros(n, np.int64)
     box_numbers = np.full((boxes, 8), -1, np.int64)  # each box's numbers (at most 8)
     count_numbers = np.zeros(boxes, np.int64)
