@@ -107,10 +107,20 @@ def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))
 
 
-@lru_cache(maxsize=1024)
 def allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
     """The cell ids the first-click ``rule`` lets hold a mine, the first click on cell id ``first``, in order
-    (read-only: made once per process for each, since every game deals from them)."""
+    (read-only). On boards of at most ``ALLOWED_CACHED`` cells each is made once per process, since every game
+    deals from them (a few microseconds a game); a random first click on a bigger board rarely comes again."""
+    if size.n_cells <= ALLOWED_CACHED:
+        return _allowed_cells(size, rule, first)
+    return _allowed_cells.__wrapped__(size, rule, first)
+
+
+ALLOWED_CACHED = 1024  # (at most 1024 arrays of 1024 cells: 8 MB)
+
+
+@lru_cache(maxsize=1024)
+def _allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
     banned = {first, *neighbour_ids(size)[first]} if rule == "zero" else {first} if rule == "safe" else set()
     allowed = np.delete(np.arange(size.n_cells), sorted(banned))
     allowed.setflags(write=False)
