@@ -27,7 +27,7 @@ from minelib.players import make_player
 from minelib.report import text_table
 
 KERNELS = ((boxes, ("_full", "_update", "_what_if", "_outlook")), (sweep, ("_sweep", "_settle")),
-           (kernel, ("best_clicks",)), (layouts, ("_enumerate", "_rows")), (twostep, ("_choose",)),
+           (kernel, ("best_clicks",)), (layouts, ("_local_graph",)), (twostep, ("_choose",)),
            (latent, ("_candidates",)))  # fmt: skip
 
 
