@@ -175,7 +175,7 @@ class LookaheadRun(GameRun):
         board, mines = self.sweep.board(), self.game.mines
         result = self.analyzer.analyze(board) if answer is None else self.analyzer.counted(board, answer)
         self.reason, self.ranked = "exact analysis", []
-        if result.certain_safe or result.certain_mines:
+        if result.decides:  # (without listing the cells: after a compiled settle there are none)
             cell_id = self.size.cell_id
             return [self.certain_flags[cell_id(c)] for c in result.certain_mines] + [
                 self.certain_opens[cell_id(c)] for c in result.certain_safe
