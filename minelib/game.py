@@ -19,6 +19,7 @@ players' compiled one-number rules use too: ``minelib.sweep``).
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import countOf
 
 import numpy as np
 from numba import njit
@@ -351,16 +352,19 @@ class Game:
             return np.full(self.size.n_cells, UNOPENED, np.int8)
         return np.array(self._values, np.int8)
 
-    def take_swept(self, values: np.ndarray, changed: list[int]) -> None:
+    def take_swept(self, values: np.ndarray, changed: np.ndarray | list[int]) -> None:
         """Take over the cells a compiled sweep opened or flagged (``minelib.sweep``): ``values`` is
-        the view it played on, ``changed`` the cells it changed (certain moves: never a mine)."""
+        the view it played on, ``changed`` the cells it changed (certain moves: never a mine; an array,
+        as the sweep keeps them, or a list)."""
         if self.over:
             raise ValueError(f"the game is over ({self.status})")
         shown = self._shown
         assert shown is not None, "a sweep opens only after the first click"
-        index = np.array(changed, np.int64)
-        new = values[index]
-        if set(map(self._values.__getitem__, changed)) - {UNOPENED} or not np.array_equal(new, shown[index]):
+        index = np.asarray(changed, np.int64)
+        new, changed = values[index], index.tolist()
+        if countOf(map(self._values.__getitem__, changed), UNOPENED) != len(changed) or not np.array_equal(
+            new, shown[index]
+        ):
             bad = next(i for i, c in enumerate(changed) if self._values[c] != UNOPENED or new[i] != shown[c])
             raise ValueError(f"a sweep may not change cell {self.size.cell_at(changed[bad])} to {new[bad]}")
         for c, v in zip(changed, new.tolist()):

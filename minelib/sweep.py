@@ -250,7 +250,7 @@ class Sweep:
         if status == MINE_OPENED:
             cell = self.game.size.cell_at(int(self.moves[moves - 1]))
             raise RuntimeError(f"a number declared cell {cell} safe, and it holds a mine")
-        self.game.take_swept(self.values, self.changed[:changed].tolist())
+        self.game.take_swept(self.values, self.changed[:changed])
         return self.moves[:moves].tolist()
 
     def settle(self, tracker: boxes.Tracker) -> tuple[int, list[int], tuple | None]:
@@ -276,7 +276,7 @@ class Sweep:
             cell = game.size.cell_at(int(self.moves[moves - 1]))
             raise RuntimeError(f"cell {cell} was certain to be safe, and it holds a mine")
         if changed:
-            game.take_swept(self.values, self.changed[:changed].tolist())
+            game.take_swept(self.values, self.changed[:changed])
         # the last position counted and its parts, as the tracker keeps them (none past a bound)
         tracker.keep(kept if has_parts else None, parts if has_parts else None, (height, width))
         return status, self.moves[:moves].tolist(), answer if status == GUESS else None
