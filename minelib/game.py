@@ -108,6 +108,9 @@ def _most_neighbours(size: BoardSize) -> int:
     return max(len(n) for n in neighbour_ids(size))
 
 
+ALLOWED_CACHED = 1024  # boards of at most this many cells keep their allowed cells (at most 1024 arrays of them: 8 MB)
+
+
 def allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
     """The cell ids the first-click ``rule`` lets hold a mine, the first click on cell id ``first``, in order
     (read-only). On boards of at most ``ALLOWED_CACHED`` cells each is made once per process, since every game
@@ -115,9 +118,6 @@ def allowed_cells(size: BoardSize, rule: str, first: int) -> np.ndarray:
     if size.n_cells <= ALLOWED_CACHED:
         return _allowed_cells(size, rule, first)
     return _allowed_cells.__wrapped__(size, rule, first)
-
-
-ALLOWED_CACHED = 1024  # (at most 1024 arrays of 1024 cells: 8 MB)
 
 
 @lru_cache(maxsize=1024)
@@ -361,17 +361,17 @@ class Game:
         shown = self._shown
         assert shown is not None, "a sweep opens only after the first click"
         index = np.asarray(changed, np.int64)
-        new, changed = values[index], index.tolist()
-        if countOf(map(self._values.__getitem__, changed), UNOPENED) != len(changed) or not np.array_equal(
+        new, cells = values[index], index.tolist()
+        if countOf(map(self._values.__getitem__, cells), UNOPENED) != len(cells) or not np.array_equal(
             new, shown[index]
         ):
-            bad = next(i for i, c in enumerate(changed) if self._values[c] != UNOPENED or new[i] != shown[c])
-            raise ValueError(f"a sweep may not change cell {self.size.cell_at(changed[bad])} to {new[bad]}")
-        for c, v in zip(changed, new.tolist()):
+            bad = next(i for i, c in enumerate(cells) if self._values[c] != UNOPENED or new[i] != shown[c])
+            raise ValueError(f"a sweep may not change cell {self.size.cell_at(cells[bad])} to {new[bad]}")
+        for c, v in zip(cells, new.tolist()):
             self._values[c] = v
         flags = int(np.count_nonzero(new == MINE))
         self.flags += flags
-        self.opened += len(changed) - flags
+        self.opened += len(cells) - flags
         if self.opened == self.size.n_cells - self.mines:
             self.status = WON
 

@@ -220,7 +220,7 @@ def local_layouts(board: Board, mines: int, cells: list[int] | np.ndarray, count
     left out (every layout has them). ``count``: the position's layouts (``analyze``'s count); sorted."""
     values, cells, left = _local_arguments(board, mines, cells)
     found, out = _local(values, *neighbour_table(board.size), cells, left, count)
-    check_enumerated(found, count)
+    _check_enumerated(found, count)
     return out
 
 
@@ -231,7 +231,7 @@ def endgame_start(
     starts from: (the layouts on ``cells``, the undecided cells, the layouts on those, their graph)."""
     values, cells, left = _local_arguments(board, mines, cells)
     found, out, undecided, cut, masks = _local_graph(values, *neighbour_table(board.size), cells, left, count)
-    check_enumerated(found, count)
+    _check_enumerated(found, count)
     return out, undecided, cut, masks
 
 
@@ -243,7 +243,7 @@ def _local_arguments(board: Board, mines: int, cells: list[int] | np.ndarray) ->
     return values, np.asarray(cells, np.int64), mines - int(np.count_nonzero(values == MINE))
 
 
-def check_enumerated(found: int, count: int) -> None:
+def _check_enumerated(found: int, count: int) -> None:
     """Raise unless a compiled enumeration found ``count`` layouts (``found``: past it, ``count + 1``)."""
     if found != count:
         raise AssertionError(
@@ -442,7 +442,6 @@ __all__ = [
     "CellGraph",
     "Geometry",
     "Layouts",
-    "check_enumerated",
     "check_layout_count",
     "consistent_layouts",
     "endgame_start",
