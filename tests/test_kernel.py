@@ -21,6 +21,7 @@ from minelib.kernel import (
     _canonical,
     _compact,
     _cover,
+    _cover_prefixed,
     _fewest_bound,
     _hash,
     _lookup,
@@ -289,6 +290,43 @@ def test_a_cover_of_many_cliques_is_the_greedy_one():
     for q in range(cliques):
         members = [m for m, label in zip(rows, labels) if label == q]
         assert int(ands[q]) & living == int(np.bitwise_and.reduce(np.array(members, np.int64))) & living
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([("4x4", 3), ("4x4", 4), ("3x5", 4), ("4x5", 3)]), st.booleans(), st.integers(0, 2**32 - 1))
+def test_a_cover_from_the_rows_shared_with_the_layout_before_is_the_same_cover(board, shuffled, seed):
+    """``_cover_prefixed`` (the cover of big states: each AND of a layout's rows taken on from the rows it shares with
+    the layout before) finds the greedy cover's cliques, labels and ands, sorted layouts or not, and stops at a
+    bound as ``_cover`` does; some living cells are mines in every layout, so the rows of a layout vary in number."""
+    size, mines = board
+    solver = OptimalSolver(size, mines, "python")
+    neighbours, full = np.array(solver.geometry.neighbours, np.int64), solver.geometry.full
+    rng = np.random.default_rng(seed)
+    rows = list(solver.all_layouts())
+    if shuffled:
+        rng.shuffle(rows)
+    living = full & ~int(rng.integers(0, 2**4))  # a few cells opened: not living
+    key = np.array([living, *rows], np.int64)
+    cliques, ands, labels = _cliques(key, neighbours)
+    assert cliques > 64  # more than a word of cliques
+    cells = np.empty(64, np.int64)
+    count = 0
+    for c in range(solver.geometry.n):
+        if living >> c & 1:
+            cells[count], count = c, count + 1
+    for bound in (len(key), cliques // 2):
+        space = len(key)
+        compat = np.empty((len(neighbours), 9, space // 64 + 1), np.int64)
+        got_ands, got_labels = np.empty(space, np.int64), np.full(space, -1, np.int64)
+        got = _cover_prefixed(key, neighbours, bound, compat, got_ands, got_labels, cells, count)
+        if bound == len(key):
+            assert got == cliques
+            assert list(got_labels[: len(rows)]) == list(labels[: len(rows)])
+            assert list(got_ands[:cliques]) == list(ands[:cliques])
+        else:
+            assert got == bound == _cliques(key, neighbours, bound)[0]
+    if len(rows) <= 600 and not shuffled:
+        assert list(labels[: len(rows)]) == _greedy(tuple(rows), living, neighbours)
 
 
 def test_a_cover_stops_at_the_bound_it_is_given():
