@@ -503,10 +503,18 @@ def _cover_prefixed(key, neighbours, bound, compat, ands, labels, cells, count):
     (sorted) share a long run of first rows with the one before them (6 in 10 of the rows of 12 expert positions),
     and ``prefix[k]`` keeps the AND of a layout's first ``k`` rows for the next. What the layout before changed
     leaves that shared run's AND exact but for one bit: a clique it made agrees with each of its rows; a clique it
-    joined loses bits only in rows of other numbers than its own."""
+    joined loses bits only in rows of other numbers than its own. Each level lists the words it holds that are not
+    empty, and the next row passes over those alone: the AND empties word by word as it goes down the rows, so
+    that most rows pass over a few words where ``_cover``'s pass over them all (a block of 16 words stays full for
+    a dozen rows: a word empties sooner). On 35 expert positions of 5,000 to 195,000 layouts: 0.75 s for their
+    covers against 5.55 (the position of 180,576 layouts, 143,432 cliques: 0.067 s against 1.11)."""
     n = len(key) - 1
     living = key[0]
-    prefix = np.empty((count + 1, n // 64 + 2), np.int64)  # prefix[k, w]: word w of the AND of the first k rows
+    # prefix[k, w]: word w of the AND of the first k rows, for the words listed in held[k, :kept[k]] (in order):
+    # those not listed are empty (the AND empties fast as it goes down the rows: each row then passes over a few words)
+    prefix = np.empty((count + 1, n // 64 + 2), np.int64)
+    held = np.empty((count + 1, n // 64 + 2), np.int64)
+    kept = np.zeros(count + 1, np.int64)
     row_cells, row_numbers = np.empty(64, np.int64), np.empty(64, np.int64)
     last_cells, last_numbers = np.empty(64, np.int64), np.empty(64, np.int64)
     last_rows, made = 0, -1  # the rows of the layout before, and the clique it made (-1: it joined one)
@@ -528,21 +536,38 @@ def _cover_prefixed(key, neighbours, bound, compat, ands, labels, cells, count):
             and row_numbers[shared] == last_numbers[shared]
         ):
             shared += 1
-        if made >= 0:
+        if made >= 0:  # (its word is the last: listed last, if at all)
             w, bit = made >> 6, np.int64(1) << (made & 63)
             for k in range(1, shared + 1):
-                prefix[k, w] |= bit
+                if kept[k] and held[k, kept[k] - 1] == w:
+                    prefix[k, w] |= bit
+                else:
+                    held[k, kept[k]], prefix[k, w] = w, bit
+                    kept[k] += 1
         found = -1
         if cliques:
             for k in range(shared + 1, rows + 1):
                 c, v = row_cells[k - 1], row_numbers[k - 1]
-                for w in range(words):  # (indexed whole: a row's slice would count references)
-                    prefix[k, w] = prefix[k - 1, w] & compat[c, v, w]
-            for w in range(words):
-                x = prefix[rows, w]
-                if x:
-                    found = w * 64 + _popcount((x & -x) - 1)
-                    break
+                listed = 0
+                if k == 1:  # the first row: every word
+                    for w in range(words):
+                        x = compat[c, v, w]
+                        if x:
+                            prefix[1, w], held[1, listed] = x, w
+                            listed += 1
+                else:
+                    for i in range(kept[k - 1]):
+                        w = held[k - 1, i]
+                        x = prefix[k - 1, w] & compat[c, v, w]
+                        if x:
+                            prefix[k, w], held[k, listed] = x, w
+                            listed += 1
+                kept[k] = listed
+            if rows == 0:  # a mine on every living cell: it agrees with every clique
+                found = 0
+            elif kept[rows]:
+                w = held[rows, 0]
+                found = w * 64 + _popcount((prefix[rows, w] & -prefix[rows, w]) - 1)
         if found < 0:  # a new clique
             if cliques + 1 >= bound:  # no better than the bound already known
                 return bound
@@ -553,9 +578,6 @@ def _cover_prefixed(key, neighbours, bound, compat, ands, labels, cells, count):
                 for t in range(count):
                     for v in range(9):
                         compat[cells[t], v, w] = 0
-                prefix[0, w] = -1
-                for k in range(1, count + 1):
-                    prefix[k, w] = 0
                 words += 1
             for t in range(count):
                 c = cells[t]
