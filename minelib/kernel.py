@@ -470,35 +470,50 @@ def _cover(key, neighbours, bound, compat, ands, labels, cells, agree):
                 return bound
             found = cliques
             cliques += 1
-            w, bit = found >> 6, np.int64(1) << (found & 63)
-            if w == words:  # a new word of cliques: cleared in every row it will be read from
-                for t in range(count):
-                    for v in range(9):
-                        compat[cells[t], v, w] = 0
-                words += 1
-            for t in range(count):
-                c = cells[t]
-                if m >> c & 1:  # a mine agrees with any number
-                    for v in range(9):
-                        compat[c, v, w] |= bit
-                else:
-                    compat[c, _popcount(m & neighbours[c]), w] |= bit
-            ands[found] = m
+            words = _new_clique(m, found, words, count, cells, neighbours, compat, ands)
         else:
-            settled = ands[found] & ~m & living  # cells where the clique had only mines: now a number
-            if settled:
-                w, bit = found >> 6, np.int64(1) << (found & 63)
-                while settled:
-                    low = settled & -settled
-                    settled ^= low
-                    c = _popcount(low - 1)
-                    v = _popcount(m & neighbours[c])
-                    for u in range(9):
-                        if u != v:
-                            compat[c, u, w] &= ~bit
-            ands[found] &= m
+            _join(m, found, living, neighbours, compat, ands)
         labels[j] = found
     return cliques
+
+
+@njit(**_JIT)
+def _new_clique(m, found, words, count, cells, neighbours, compat, ands):
+    """Clique ``found`` made of layout ``m`` (a cover's): its bit set in every row that agrees with it (a new word
+    of cliques cleared first in every row it will be read from); returns the words of cliques now."""
+    w, bit = found >> 6, np.int64(1) << (found & 63)
+    if w == words:
+        for t in range(count):
+            for v in range(9):
+                compat[cells[t], v, w] = 0
+        words += 1
+    for t in range(count):
+        c = cells[t]
+        if m >> c & 1:  # a mine agrees with any number
+            for v in range(9):
+                compat[c, v, w] |= bit
+        else:
+            compat[c, _popcount(m & neighbours[c]), w] |= bit
+    ands[found] = m
+    return words
+
+
+@njit(**_JIT)
+def _join(m, found, living, neighbours, compat, ands):
+    """Layout ``m`` joins clique ``found`` (a cover's): where the clique had only mines and ``m`` shows a number,
+    the clique agrees with that number alone now."""
+    settled = ands[found] & ~m & living
+    if settled:
+        w, bit = found >> 6, np.int64(1) << (found & 63)
+        while settled:
+            low = settled & -settled
+            settled ^= low
+            c = _popcount(low - 1)
+            v = _popcount(m & neighbours[c])
+            for u in range(9):
+                if u != v:
+                    compat[c, u, w] &= ~bit
+    ands[found] &= m
 
 
 @njit(**_JIT)
@@ -578,34 +593,10 @@ def _cover_prefixed(key, neighbours, bound, compat, ands, labels, cells, count):
                 return bound
             found = cliques
             cliques += 1
-            w, bit = found >> 6, np.int64(1) << (found & 63)
-            if w == words:  # a new word of cliques: cleared in every row it will be read from
-                for t in range(count):
-                    for v in range(9):
-                        compat[cells[t], v, w] = 0
-                words += 1
-            for t in range(count):
-                c = cells[t]
-                if m >> c & 1:  # a mine agrees with any number
-                    for v in range(9):
-                        compat[c, v, w] |= bit
-                else:
-                    compat[c, _popcount(m & neighbours[c]), w] |= bit
-            ands[found] = m
+            words = _new_clique(m, found, words, count, cells, neighbours, compat, ands)
             made = found
         else:
-            settled = ands[found] & ~m & living  # cells where the clique had only mines: now a number
-            if settled:
-                w, bit = found >> 6, np.int64(1) << (found & 63)
-                while settled:
-                    low = settled & -settled
-                    settled ^= low
-                    c = _popcount(low - 1)
-                    v = _popcount(m & neighbours[c])
-                    for u in range(9):
-                        if u != v:
-                            compat[c, u, w] &= ~bit
-            ands[found] &= m
+            _join(m, found, living, neighbours, compat, ands)
             made = -1
         labels[j] = found
         last_cells[:rows] = row_cells[:rows]
