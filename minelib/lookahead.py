@@ -12,7 +12,8 @@ at most ``endgame_cells`` cells) it plays the exact optimal move (``minelib.endg
 on the undecided cells alone: the compiled engine when they are at most 63, so ``endgame_compiled``
 lets it search thousands of layouts on expert; with ``endgame_budget``, each of those searches of more than
 ``endgame_budget_above`` layouts stops past that much work, ``Engine.work``, and the player guesses as if it had
-not searched; the smaller ones are always searched to the end). ``SafestPlayer`` is the
+not searched; the smaller ones are always searched to the end; two layouts need no search: every move wins
+with one half). ``SafestPlayer`` is the
 same player without the look-ahead (ties broken by fewest unopened neighbours), to measure what the look-ahead buys.
 """
 
@@ -31,6 +32,8 @@ from minelib.game import PLAYING, Game
 from minelib.moves import GameRun, Move, Record, at_least, check_clicks
 from minelib.optimal import COMPILED_CELLS, POSITION_CELLS
 from minelib.sweep import Sweep
+
+HALF = Fraction(1, 2)  # the value of every move of a two-layout endgame (``LookaheadRun.endgame``)
 
 
 class Ranked(NamedTuple):
@@ -225,8 +228,14 @@ class LookaheadRun(GameRun):
         return Fraction(good, total)
 
     def endgame(self, board: Board, result, cells: int | None = None, budget: int = 0) -> Move | None:
-        """The exact optimal move when few layouts remain (ties: the safest, then row order); None
-        when more than ``cells`` cells are undecided, or the search needs more work than ``budget``."""
+        """The exact optimal move when few layouts remain and no cell is certain (ties: the safest, then row
+        order); None when more than ``cells`` cells are undecided, or the search needs more work than ``budget``."""
+        if result.count == 2:  # and no cell certain (``exact``): each unopened cell is a mine in one layout alone,
+            # so opening it wins with 1/2, and then tells the layout: all tie, and the first in row order is played
+            unopened = board.unopened_cells()
+            if cells is not None and len(unopened) > cells:
+                return None
+            return Move("open", unopened[0], False, result.probability(unopened[0]), HALF)
         # the best cells alone: all the move needs
         values = self.search.values(board, cells=cells, best=True, count=result.count, budget=budget)
         if values is None:

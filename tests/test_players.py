@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minelib.analysis import ImpossiblePosition, analyze
-from minelib.board import UNOPENED, Board, BoardSize
+from minelib.board import MINE, UNOPENED, Board, BoardSize, neighbour_sums
 from minelib.game import Game, first_cell
 from minelib.moves import Move, certain_moves
 from minelib.players import PLAYERS, LookaheadPlayer, SafestPlayer, TwoStepPlayer, ZDDPlayer, make_player
@@ -1300,3 +1300,39 @@ def test_the_cells_at_one_half_are_those_whose_probability_is_one_half(position)
     result = analyze(board, mines)
     expected = [board.size.cell_id(c) for c in board.unopened_cells() if result.probability(c) == Fraction(1, 2)]
     assert _half_cells(result) == expected
+
+
+def _two_layout_positions(wanted: int = 30):
+    """Positions of exactly two layouts with no certain cell, from real layouts of small boards, some cells
+    opened and some mines flagged at random (seeded): [(board, mines), ...]."""
+    rng, found = np.random.default_rng(13), []
+    while len(found) < wanted:
+        height, width = rng.integers(2, 5), rng.integers(2, 6)
+        layout = rng.random((height, width)) < rng.uniform(0.15, 0.5)
+        opened, flagged = rng.random((height, width)) < 0.6, rng.random((height, width)) < 0.5
+        values = np.full((height, width), UNOPENED)
+        values[opened & ~layout] = neighbour_sums(layout)[opened & ~layout]
+        values[flagged & layout] = MINE
+        board = Board(values)
+        result = analyze(board, int(layout.sum()))
+        if result.count == 2 and not result.decides:
+            found.append((board, int(layout.sum())))
+    return found
+
+
+def test_a_two_layout_endgame_plays_the_search_s_move_without_searching():
+    """Two layouts, no certain cell: the player plays the move the exact search would choose (the safest of its
+    best cells, then row order), with the optimal solver's win probability, one half."""
+    from minelib.endgame import EndgameSearch
+    from minelib.optimal import OptimalSolver
+
+    for board, mines in _two_layout_positions():
+        values = EndgameSearch(mines).values(board, best=True)
+        risk = analyze(board, mines).probability
+        searched = min(values, key=lambda c: (risk(c), c))
+        for player in (LookaheadPlayer(), TwoStepPlayer()):
+            move = player.recommend(board, mines)
+            assert (move.cell, move.mine_probability) == (searched, risk(searched))
+            assert move.win_probability == values[searched]
+        optimal = OptimalSolver(board.size, mines, engine="python", symmetry=False).position(board).move_values
+        assert values[searched] == max(optimal.values()) == Fraction(1, 2) == optimal[searched]
