@@ -148,6 +148,10 @@ records: install
 # 2026-12-03 spare the searches of at most 50,000 layouts the budget; the file named _endgame_200000; 2026-12-02 on;
 # about 1.8 times the defaults' time, some 12 hours on two cores; its first 302,000 games played in 72, 106, 31 and
 # a few minutes), game by game against _endgame_50000.
+# Then today's defaults (those of 2026-12-03, no options: their first games are their record runs', game by game)
+# on the smaller levels, where their record runs of 50,000 games left beginner with an opening under PSEQ-D256's
+# rate (LONG_DEFAULTS_RUNS, files named _2026-12-03; 2026-12-07: about 16, 12, 8 and 25 minutes on two cores).
+# When the defaults change, their options go here, as endgame_compiled=50000 did for the defaults of 2026-12-01.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
 LONG_TODAY_RUNS := expert:safe:1000000 expert:zero:1000000 intermediate:safe:500000 intermediate:zero:1000000 \
@@ -162,6 +166,7 @@ LONG_DEEP_NEXT_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_50000_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_200000_RUNS := $(LONG_LOOK_NEXT_RUNS)
+LONG_DEFAULTS_RUNS := beginner:zero:1000000 intermediate:safe:500000 beginner:safe:500000 intermediate:zero:1000000
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -183,6 +188,7 @@ long-runs: install
 	$(call long_runs,$(LONG_ENDGAME_RUNS),endgame_compiled=20000,_endgame,1000000)
 	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
 	$(call long_runs,$(LONG_ENDGAME_200000_RUNS),endgame_compiled=200000$(comma)endgame_budget=400000000$(comma)endgame_budget_above=0,_endgame_200000,1000000)
+	$(call long_runs,$(LONG_DEFAULTS_RUNS),,_2026-12-03)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
