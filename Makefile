@@ -150,7 +150,7 @@ records: install
 # a few minutes), game by game against _endgame_50000.
 # Then today's defaults (those of 2026-12-03, no options: their first games are their record runs', game by game)
 # on the smaller levels, where their record runs of 50,000 games left beginner with an opening under PSEQ-D256's
-# rate (LONG_DEFAULTS_RUNS, files named _2026-12-03; 2026-12-07: about 16, 12, 8 and 25 minutes on two cores).
+# rate (LONG_DEFAULTS_RUNS, files named _2026-12-03; 2026-12-07: 11, 27, 11 and 34 minutes on two cores, in order).
 # When the defaults change, their options go here, as endgame_compiled=50000 did for the defaults of 2026-12-01.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
