@@ -151,6 +151,10 @@ records: install
 # Then today's defaults (those of 2026-12-03, no options: their first games are their record runs', game by game)
 # on the smaller levels, where their record runs of 50,000 games left beginner with an opening under PSEQ-D256's
 # rate (LONG_DEFAULTS_RUNS, files named _2026-12-03; 2026-12-07: 11, 27, 11 and 34 minutes on two cores, in order).
+# Then today's defaults on expert with a safe first click on new games, from game 1,750,000 past every game above
+# (LONG_DEFAULTS_NEXT_RUNS, the file named _2026-12-03, each game's luck kept: 750,000 games fill about 8.5 MB; about
+# 40 games a second on two cores, five hours; 2026-12-07: the first 300,500 in 130 minutes): their own rate pools with
+# notebook 06's estimate from the runs before.
 # When the defaults change, their options go here, as endgame_compiled=50000 did for the defaults of 2026-12-01.
 LONG_RUNS := expert:safe:1000000 expert:zero:1000000 beginner:zero:1000000 beginner:safe:500000
 LONG_OPTIONS := cut=9/10,endgame_compiled=2000,chains=0,deep=0,second=0
@@ -167,6 +171,7 @@ LONG_ENDGAME_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_50000_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_ENDGAME_200000_RUNS := $(LONG_LOOK_NEXT_RUNS)
 LONG_DEFAULTS_RUNS := beginner:zero:1000000 intermediate:safe:500000 beginner:safe:500000 intermediate:zero:1000000
+LONG_DEFAULTS_NEXT_RUNS := expert:safe:750000
 comma := ,
 # One set of long runs: $(1) runs (level:rule:games), $(2) the player's options, $(3) the files' suffix, $(4) the
 # first game's number (none: 0).
@@ -189,6 +194,7 @@ long-runs: install
 	$(call long_runs,$(LONG_ENDGAME_50000_RUNS),endgame_compiled=50000,_endgame_50000,1000000)
 	$(call long_runs,$(LONG_ENDGAME_200000_RUNS),endgame_compiled=200000$(comma)endgame_budget=400000000$(comma)endgame_budget_above=0,_endgame_200000,1000000)
 	$(call long_runs,$(LONG_DEFAULTS_RUNS),,_2026-12-03)
+	$(call long_runs,$(LONG_DEFAULTS_NEXT_RUNS),,_2026-12-03,1750000)
 
 ideas: install
 	$(BIN)/python benchmarks/guessing.py
